@@ -1,0 +1,22 @@
+package io.nczarr.codec;
+
+import java.io.IOException;
+
+/**
+ * One step of a Zarr v2 codec pipeline (a {@code compressor} or one entry of {@code filters}),
+ * decode direction only. Instances are created per variable by a {@link CodecFactory} and must
+ * be thread-safe: chunks of one variable are decoded concurrently.
+ */
+public interface Codec {
+
+    /**
+     * Decodes one chunk's bytes.
+     *
+     * @param encoded the bytes as stored (or as produced by the previous decode step)
+     * @param maxDecodedBytes hard upper bound of the result: a codec must stop and throw a
+     *     {@link CodecException} instead of producing more (decompression bombs), and must never
+     *     allocate more than this because of sizes declared inside {@code encoded}
+     * @return the decoded bytes
+     */
+    byte[] decode(byte[] encoded, int maxDecodedBytes) throws IOException;
+}
