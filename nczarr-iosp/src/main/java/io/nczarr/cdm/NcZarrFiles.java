@@ -1,0 +1,62 @@
+package io.nczarr.cdm;
+
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.meta.DatasetModel;
+import io.nczarr.meta.MetadataReader;
+import io.nczarr.store.Store;
+import io.nczarr.store.Stores;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.NetcdfFileSubclass;
+import ucar.nc2.dataset.NetcdfDataset;
+
+/**
+ * Opens NCZarr / Zarr datasets by netcdf-c URL or path. This is the entry point that accepts
+ * every form ({@code file:///x.file#mode=nczarr,file}, {@code /data/x.zip}, a directory...);
+ * cdm 4.5.5's own {@code NetcdfFile.open} cannot open a directory or a URL with a fragment.
+ */
+public final class NcZarrFiles {
+    private NcZarrFiles() {
+    }
+
+    /** Opens a dataset; the caller closes the returned file. */
+    public static NetcdfFile open(String location) throws IOException {
+        return open(location, CodecRegistry.standard());
+    }
+
+    /** Opens a dataset with a specific codec registry (e.g. with user codecs added). */
+    public static NetcdfFile open(String location, CodecRegistry codecs) throws IOException {
+        DatasetUrl url;
+        try {
+            url = DatasetUrl.parse(location);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        Store store = Stores.open(url);
+        try {
+            DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
+            return new NetcdfFileSubclass(new NcZarrIosp(store, model, codecs), null, location, null);
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */
+    public static NetcdfDataset openDataset(String location, boolean enhance) throws IOException {
+        NetcdfFile nc = open(location);
+        try {
+            return new NetcdfDataset(nc, enhance);
+        } catch (IOException | RuntimeException e) {
+            nc.close();
+            throw e;
+        }
+    }
+
+    /** The metadata model behind a file this plugin opened, or {@code null} for other files. */
+    public static DatasetModel model(NetcdfFile file) {
+        Object m = file.sendIospMessage(NcZarrIosp.MESSAGE_MODEL);
+        return m instanceof DatasetModel dm ? dm : null;
+    }
+}

@@ -1,0 +1,259 @@
+package io.nczarr.cdm;
+
+import io.nczarr.chunk.ChunkReader;
+import io.nczarr.chunk.ReadPool;
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.meta.Attr;
+import io.nczarr.meta.DatasetModel;
+import io.nczarr.meta.Dim;
+import io.nczarr.meta.GroupModel;
+import io.nczarr.meta.MetadataReader;
+import io.nczarr.meta.NcType;
+import io.nczarr.meta.VarModel;
+import io.nczarr.store.Store;
+import io.nczarr.store.Stores;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import ucar.ma2.Array;
+import ucar.ma2.DataType;
+import ucar.ma2.InvalidRangeException;
+import ucar.ma2.Range;
+import ucar.ma2.Section;
+import ucar.nc2.Attribute;
+import ucar.nc2.Dimension;
+import ucar.nc2.Group;
+import ucar.nc2.NetcdfFile;
+import ucar.nc2.Variable;
+import ucar.nc2.iosp.AbstractIOServiceProvider;
+import ucar.nc2.util.CancelTask;
+import ucar.unidata.io.RandomAccessFile;
+
+/**
+ * The netCDF-Java IOServiceProvider for NCZarr and Zarr v2. Built by {@link NcZarrFiles} with a
+ * store already open, or by ServiceLoader when {@code NetcdfFile.open} is given a store's root
+ * {@code .zgroup} or a zip file (the only forms cdm 4.5.5 routes to a plugin).
+ */
+public class NcZarrIosp extends AbstractIOServiceProvider {
+
+    /** {@code sendIospMessage(MESSAGE_MODEL)} returns the {@link DatasetModel}. */
+    public static final String MESSAGE_MODEL = "nczarr.model";
+
+    private Store store;
+    private DatasetModel model;
+    private CodecRegistry codecs = CodecRegistry.standard();
+
+    /** For ServiceLoader. */
+    public NcZarrIosp() {
+    }
+
+    NcZarrIosp(Store store, DatasetModel model, CodecRegistry codecs) {
+        this.store = store;
+        this.model = model;
+        this.codecs = codecs;
+    }
+
+    @Override
+    public boolean isValidFile(RandomAccessFile raf) {
+        String loc = raf.getLocation();
+        if (loc == null) {
+            return false;
+        }
+        Path p = localPath(loc);
+        if (p == null) {
+            return false;
+        }
+        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        if (name.equals(".zgroup")) {
+            return true;
+        }
+        return isZarrZip(p);
+    }
+
+    private static Path localPath(String loc) {
+        try {
+            String s = loc.startsWith("file:") ? DatasetUrl.parse(loc).localPath().toString() : loc;
+            return Paths.get(s);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A zip holding a Zarr root, in netcdf-c's or zarr-python's layout. */
+    static boolean isZarrZip(Path p) {
+        if (!Files.isRegularFile(p)) {
+            return false;
+        }
+        try (var in = Files.newInputStream(p)) {
+            byte[] magic = in.readNBytes(4);
+            if (magic.length < 4 || magic[0] != 'P' || magic[1] != 'K' || magic[2] != 3 || magic[3] != 4) {
+                return false;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        try (ZipFile z = new ZipFile(p.toFile())) {
+            var en = z.entries();
+            while (en.hasMoreElements()) {
+                ZipEntry e = en.nextElement();
+                String n = e.getName();
+                if (n.equals(".zgroup") || (n.endsWith("/.zgroup") && n.indexOf('/') == n.length() - 8)) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    @Override
+    public void open(RandomAccessFile raf, NetcdfFile ncfile, CancelTask cancelTask) throws IOException {
+        this.raf = raf;
+        if (model == null) {
+            // reached through NetcdfFile.open(".../.zgroup" or "x.zip"): open the store ourselves
+            DatasetUrl url = DatasetUrl.parse(raf.getLocation());
+            store = Stores.open(url);
+            try {
+                model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
+            } catch (IOException | RuntimeException e) {
+                store.close();
+                throw e;
+            }
+        }
+        new CdmBuilder(ncfile).build(model.root());
+        ncfile.finish();
+    }
+
+    /** Builds the CDM objects from the model. */
+    private final class CdmBuilder {
+        private final NetcdfFile ncfile;
+        private final Map<String, Dimension> dims = new HashMap<>();
+
+        CdmBuilder(NetcdfFile ncfile) {
+            this.ncfile = ncfile;
+        }
+
+        void build(GroupModel root) throws IOException {
+            Group g = ncfile.getRootGroup();
+            addDimensions(root, g);
+            fill(root, g);
+        }
+
+        private void addDimensions(GroupModel gm, Group g) throws IOException {
+            for (Dim d : gm.dimensions()) {
+                if (d.length() > Integer.MAX_VALUE) {
+                    throw new IOException(model.location() + ": dimension " + d.name() + " is longer than netCDF-Java allows");
+                }
+                Dimension dim = new Dimension(d.name(), (int) d.length(), true, d.unlimited(), false);
+                g.addDimension(dim);
+                dims.put(gm.path().equals("/") ? "/" + d.name() : gm.path() + "/" + d.name(), dim);
+            }
+            for (GroupModel c : gm.groups()) {
+                Group cg = new Group(ncfile, g, c.name());
+                g.addGroup(cg);
+                addDimensions(c, cg);
+            }
+        }
+
+        private void fill(GroupModel gm, Group g) {
+            for (Attr a : gm.attributes()) {
+                g.addAttribute(CdmValues.attribute(a));
+            }
+            for (VarModel vm : gm.variables()) {
+                Variable v = new Variable(ncfile, g, null, vm.name());
+                v.setDataType(CdmValues.dataType(vm.type()));
+                List<Dimension> vd = new ArrayList<>();
+                for (String path : vm.dimensions()) {
+                    vd.add(dims.get(path));
+                }
+                v.setDimensions(vd);
+                for (Attr a : vm.attributes()) {
+                    v.addAttribute(CdmValues.attribute(a));
+                }
+                if (vm.type().isUnsigned()) {
+                    v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
+                }
+                if (!vm.isScalar()) {
+                    v.addAttribute(new Attribute(CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
+                }
+                v.setSPobject(new ChunkReader(store, vm, codecs, ReadPool.shared()));
+                g.addVariable(v);
+            }
+            int i = 0;
+            for (GroupModel c : gm.groups()) {
+                fill(c, g.getGroups().get(i++));
+            }
+        }
+    }
+
+    @Override
+    public Array readData(Variable v2, Section section) throws IOException, InvalidRangeException {
+        ChunkReader reader = (ChunkReader) v2.getSPobject();
+        Section s = Section.fill(section, v2.getShape());
+        int rank = s.getRank();
+        long[] origin = new long[rank];
+        int[] count = new int[rank];
+        int[] stride = new int[rank];
+        for (int d = 0; d < rank; d++) {
+            Range r = s.getRange(d);
+            origin[d] = r.first();
+            count[d] = r.length();
+            stride[d] = r.stride();
+        }
+        Object data = reader.read(origin, count, stride);
+        return CdmValues.array(reader.variable().type(), s.getShape(), data);
+    }
+
+    @Override
+    public Object sendIospMessage(Object message) {
+        if (MESSAGE_MODEL.equals(message)) {
+            return model;
+        }
+        return super.sendIospMessage(message);
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            if (store != null) {
+                store.close();
+            }
+        } finally {
+            super.close();
+        }
+    }
+
+    @Override
+    public String getFileTypeId() {
+        return "NCZarr";
+    }
+
+    @Override
+    public String getFileTypeDescription() {
+        return "NCZarr / Zarr v2 (netcdf-c conventions)";
+    }
+
+    @Override
+    public String getFileTypeVersion() {
+        return model == null ? "" : model.conventions();
+    }
+
+    @Override
+    public String getDetailInfo() {
+        return model == null ? "" : "store: " + store + "\nconventions: " + model.conventions() + "\n";
+    }
+
+    /** For {@link NcZarrFiles}: the type of an attribute as the model has it (CDM 4.5.5 has no char/string split). */
+    static NcType modelType(Attr a) {
+        return a.type();
+    }
+}

@@ -1,0 +1,41 @@
+package io.nczarr.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A read-only key-value view of a dataset: keys are {@code /}-separated relative names such as
+ * {@code ".zgroup"} or {@code "g1/temp/0.1"}. Knows nothing about Zarr. A missing key is a normal
+ * result ({@link Optional#empty()}); only real failures (I/O errors, access denied, corrupt
+ * containers) throw. Implementations are thread-safe.
+ */
+public interface Store extends Closeable {
+
+    /** A human-readable name of the dataset for error messages (URL or path). */
+    String location();
+
+    /** The whole object, or empty when there is none. */
+    Optional<byte[]> get(String key) throws IOException;
+
+    /**
+     * {@code length} bytes starting at {@code offset} (fewer at the end of the object), or empty
+     * when the object does not exist.
+     */
+    Optional<byte[]> getRange(String key, long offset, int length) throws IOException;
+
+    /**
+     * The names directly below {@code prefix} ({@code ""} = the root), objects and "folders"
+     * alike, sorted; empty when there are none.
+     */
+    List<String> list(String prefix) throws IOException;
+
+    /** Whether listing is cheap (local stores) or costs requests (S3). */
+    default boolean listingIsCheap() {
+        return true;
+    }
+
+    @Override
+    void close() throws IOException;
+}

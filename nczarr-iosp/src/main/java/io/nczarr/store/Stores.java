@@ -1,0 +1,48 @@
+package io.nczarr.store;
+
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Opens the store a {@link DatasetUrl} names. */
+public final class Stores {
+    private Stores() {
+    }
+
+    public static Store open(DatasetUrl url) throws IOException {
+        switch (url.storeKind()) {
+            case DIRECTORY: {
+                Path p = url.localPath();
+                // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
+                if (p.getFileName() != null && p.getFileName().toString().equals(".zgroup") && Files.isRegularFile(p)) {
+                    p = p.getParent();
+                }
+                if (!Files.exists(p)) {
+                    throw new NoSuchFileException(p.toString(), null, "no such dataset (" + url + ")");
+                }
+                if (!Files.isDirectory(p)) {
+                    throw new IOException(url + ": " + p + " is not a directory (for a zip file use mode=...,zip)");
+                }
+                return new DirectoryStore(p);
+            }
+            case ZIP: {
+                Path p = url.localPath();
+                if (p == null) {
+                    throw new IOException(url + ": zip stores must be local files");
+                }
+                if (!Files.isRegularFile(p)) {
+                    throw new NoSuchFileException(p.toString(), null, "no such zip file (" + url + ")");
+                }
+                return new ZipStore(p);
+            }
+            case S3:
+                throw new IOException(url + ": S3 stores are not available in this version");
+            case BYTES:
+                throw new IOException(url + ": mode=bytes is not available in this version");
+            default:
+                throw new IOException(url + ": unsupported store");
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package io.nczarr.url;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A dataset location as netcdf-c understands it: {@code scheme://...#key=value&mode=a,b}, or a
+ * plain local path. Parsing only; nothing is opened here.
+ *
+ * @param original the string the user gave
+ * @param scheme {@code file}, {@code s3}, {@code http} or {@code https}
+ * @param localPath for {@code file}: the local path; otherwise {@code null}
+ * @param uri for remote schemes: the URI without fragment; otherwise {@code null}
+ * @param parameters all fragment keys, lower-cased keys, in order
+ * @param modes the {@code mode} flags after netcdf-c's inferences
+ */
+public record DatasetUrl(String original, String scheme, Path localPath, URI uri,
+                         Map<String, String> parameters, Set<Mode> modes) {
+
+    /** Which metadata conventions to read. */
+    public enum Format {
+        /** NCZarr if the store has NCZarr metadata, else pure Zarr (plain paths, no mode given). */
+        AUTO,
+        /** NCZarr metadata (pure-Zarr rules if the store has none, as netcdf-c does). */
+        NCZARR,
+        /** Pure Zarr: NCZarr keys are ignored (hidden). */
+        ZARR
+    }
+
+    /** Where the bytes live. */
+    public enum StoreKind { DIRECTORY, ZIP, S3, BYTES }
+
+    public DatasetUrl {
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        modes = Collections.unmodifiableSet(modes.isEmpty() ? EnumSet.noneOf(Mode.class) : EnumSet.copyOf(modes));
+    }
+
+    /**
+     * Parses a URL or path.
+     *
+     * @throws IllegalArgumentException for an unknown scheme, an unknown mode flag or a
+     *     contradictory mode (e.g. {@code zip,s3})
+     */
+    public static DatasetUrl parse(String location) {
+        if (location == null || location.isBlank()) {
+            throw new IllegalArgumentException("empty dataset location");
+        }
+        String text = location.trim();
+        String fragment = null;
+        int hash = text.indexOf('#');
+        if (hash >= 0) {
+            fragment = text.substring(hash + 1);
+            text = text.substring(0, hash);
+        }
+        Map<String, String> params = parseFragment(fragment, location);
+        Set<Mode> modes = parseModes(params.get("mode"), location);
+
+        String scheme = schemeOf(text);
+        if (scheme == null) {
+            return new DatasetUrl(location, "file", Paths.get(text).toAbsolutePath().normalize(), null, params, modes);
+        }
+        switch (scheme) {
+            case "file": {
+                URI u = toUri(text, location);
+                String path = u.getPath();
+                if (path == null || path.isEmpty()) {
+                    // "file:relative/path" is opaque: take the text after the colon
+                    path = URLDecoder.decode(text.substring(5), StandardCharsets.UTF_8);
+                }
+                return new DatasetUrl(location, scheme, Paths.get(path).toAbsolutePath().normalize(), null, params, modes);
+            }
+            case "s3":
+            case "http":
+            case "https":
+                return new DatasetUrl(location, scheme, null, toUri(text, location), params, modes);
+            default:
+                throw new IllegalArgumentException("unsupported URL scheme '" + scheme + "' in " + location
+                        + " (expected file, s3, http or https)");
+        }
+    }
+
+    private static String schemeOf(String text) {
+        int colon = text.indexOf(':');
+        // a single letter before ':' is a Windows drive, not a scheme
+        if (colon < 2) {
+            return null;
+        }
+        String s = text.substring(0, colon);
+        if (!s.matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            return null;
+        }
+        return s.toLowerCase(Locale.ROOT);
+    }
+
+    private static URI toUri(String text, String location) {
+        try {
+            return new URI(text.replace(" ", "%20"));
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("malformed URL " + location + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** netcdf-c fragments: {@code key=value&key=value}; a bare key (e.g. {@code #bytes}) is a mode flag. */
+    private static Map<String, String> parseFragment(String fragment, String location) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (fragment == null || fragment.isBlank()) {
+            return params;
+        }
+        StringBuilder bareFlags = new StringBuilder();
+        for (String part : fragment.split("&")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            int eq = part.indexOf('=');
+            String key = (eq < 0 ? part : part.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
+            String value = eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1).trim(), StandardCharsets.UTF_8);
+            if (eq < 0 && Mode.parse(key) != null) {
+                bareFlags.append(bareFlags.length() == 0 ? "" : ",").append(key);
+                continue;
+            }
+            if (key.isEmpty()) {
+                throw new IllegalArgumentException("empty key in URL fragment of " + location);
+            }
+            params.put(key, value);
+        }
+        if (bareFlags.length() > 0) {
+            String mode = params.get("mode");
+            params.put("mode", mode == null || mode.isEmpty() ? bareFlags.toString() : mode + "," + bareFlags);
+        }
+        return params;
+    }
+
+    private static Set<Mode> parseModes(String mode, String location) {
+        Set<Mode> modes = EnumSet.noneOf(Mode.class);
+        if (mode == null || mode.isBlank()) {
+            return modes;
+        }
+        for (String flag : mode.split(",")) {
+            if (flag.isBlank()) {
+                continue;
+            }
+            Mode m = Mode.parse(flag);
+            if (m == null) {
+                throw new IllegalArgumentException("unknown mode flag '" + flag.trim() + "' in " + location
+                        + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, bytes)");
+            }
+            modes.add(m);
+        }
+        // netcdf-c's inferences: xarray/noxarray imply zarr, zarr implies the nczarr dispatcher
+        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY)) {
+            modes.add(Mode.ZARR);
+        }
+        if (modes.contains(Mode.ZARR)) {
+            modes.add(Mode.NCZARR);
+        }
+        if (modes.contains(Mode.XARRAY) && modes.contains(Mode.NOXARRAY)) {
+            throw new IllegalArgumentException("mode flags xarray and noxarray contradict each other in " + location);
+        }
+        int stores = (modes.contains(Mode.FILE) ? 1 : 0) + (modes.contains(Mode.ZIP) ? 1 : 0)
+                + (modes.contains(Mode.S3) ? 1 : 0);
+        if (stores > 1) {
+            throw new IllegalArgumentException("more than one storage flag (file, zip, s3) in " + location);
+        }
+        return modes;
+    }
+
+    /** The metadata conventions to apply. */
+    public Format format() {
+        if (modes.contains(Mode.ZARR)) {
+            return Format.ZARR;
+        }
+        if (modes.contains(Mode.NCZARR)) {
+            return Format.NCZARR;
+        }
+        return Format.AUTO;
+    }
+
+    /** Whether xarray's {@code _ARRAY_DIMENSIONS} names dimensions (default yes, as in netcdf-c). */
+    public boolean useXarrayDimensions() {
+        return !modes.contains(Mode.NOXARRAY);
+    }
+
+    /** The store kind: explicit flags first, then the scheme, then the local file's type. */
+    public StoreKind storeKind() {
+        if (modes.contains(Mode.BYTES)) {
+            return StoreKind.BYTES;
+        }
+        if (modes.contains(Mode.ZIP)) {
+            return StoreKind.ZIP;
+        }
+        if (modes.contains(Mode.S3)) {
+            return StoreKind.S3;
+        }
+        if (modes.contains(Mode.FILE)) {
+            return StoreKind.DIRECTORY;
+        }
+        if (!"file".equals(scheme)) {
+            return StoreKind.S3;
+        }
+        return looksLikeZip(localPath) ? StoreKind.ZIP : StoreKind.DIRECTORY;
+    }
+
+    private static boolean looksLikeZip(Path p) {
+        if (Files.isDirectory(p)) {
+            return false;
+        }
+        if (p.getFileName() != null && p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+            return true;
+        }
+        try (var in = Files.newInputStream(p)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
+    /** A fragment parameter, or {@code null}. Keys are case-insensitive. */
+    public String parameter(String key) {
+        return parameters.get(key.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public String toString() {
+        return original;
+    }
+}

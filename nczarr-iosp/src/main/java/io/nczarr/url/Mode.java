@@ -1,0 +1,37 @@
+package io.nczarr.url;
+
+import java.util.Locale;
+
+/** The flags of netcdf-c's {@code mode=} fragment key. */
+public enum Mode {
+    /** NCZarr metadata conventions. */
+    NCZARR,
+    /** Pure Zarr v2 (netcdf-c: implies the NCZarr dispatcher). */
+    ZARR,
+    /** Pure Zarr plus xarray's {@code _ARRAY_DIMENSIONS} (netcdf-c's default for zarr). */
+    XARRAY,
+    /** Pure Zarr, ignoring {@code _ARRAY_DIMENSIONS}. */
+    NOXARRAY,
+    /** Directory tree store. */
+    FILE,
+    /** Zip file store. */
+    ZIP,
+    /** S3 store. */
+    S3,
+    /** One netCDF-3/4 file read by byte ranges (not a Zarr store). */
+    BYTES;
+
+    /** Looks up a flag case-insensitively; {@code null} when unknown. */
+    static Mode parse(String flag) {
+        for (Mode m : values()) {
+            if (m.name().equalsIgnoreCase(flag.trim())) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    public String flag() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
