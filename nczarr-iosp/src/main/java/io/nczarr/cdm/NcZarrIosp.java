@@ -8,7 +8,6 @@ import io.nczarr.meta.DatasetModel;
 import io.nczarr.meta.Dim;
 import io.nczarr.meta.GroupModel;
 import io.nczarr.meta.MetadataReader;
-import io.nczarr.meta.NcType;
 import io.nczarr.meta.VarModel;
 import io.nczarr.store.Store;
 import io.nczarr.store.Stores;
@@ -153,7 +152,9 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 if (d.length() > Integer.MAX_VALUE) {
                     throw new IOException(model.location() + ": dimension " + d.name() + " is longer than netCDF-Java allows");
                 }
-                Dimension dim = new Dimension(d.name(), (int) d.length(), true, d.unlimited(), false);
+                // cdm 4.5.5 only allows a zero length on an unlimited dimension
+                boolean unlimited = d.unlimited() || d.length() == 0;
+                Dimension dim = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
                 g.addDimension(dim);
                 dims.put(gm.path().equals("/") ? "/" + d.name() : gm.path() + "/" + d.name(), dim);
             }
@@ -164,7 +165,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             }
         }
 
-        private void fill(GroupModel gm, Group g) {
+        private void fill(GroupModel gm, Group g) throws IOException {
             for (Attr a : gm.attributes()) {
                 g.addAttribute(CdmValues.attribute(a));
             }
@@ -185,7 +186,10 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 if (!vm.isScalar()) {
                     v.addAttribute(new Attribute(CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
                 }
-                v.setSPobject(new ChunkReader(store, vm, codecs, ReadPool.shared()));
+                ChunkReader reader = new ChunkReader(store, vm, codecs, ReadPool.shared());
+                // an unknown codec or a bad codec parameter fails the open, naming the variable
+                reader.checkCodecs();
+                v.setSPobject(reader);
                 g.addVariable(v);
             }
             int i = 0;
@@ -250,10 +254,5 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     @Override
     public String getDetailInfo() {
         return model == null ? "" : "store: " + store + "\nconventions: " + model.conventions() + "\n";
-    }
-
-    /** For {@link NcZarrFiles}: the type of an attribute as the model has it (CDM 4.5.5 has no char/string split). */
-    static NcType modelType(Attr a) {
-        return a.type();
     }
 }

@@ -351,7 +351,12 @@ public final class ChunkReader {
         return store.location() + ": chunk '" + key + "' of variable " + var.name() + " ";
     }
 
-    /** Decode order: compressor first, then filters in reverse. Built once, on first read. */
+    /** Builds the codec pipeline now, so an unknown codec id fails early with a clear message. */
+    public void checkCodecs() throws IOException {
+        pipeline();
+    }
+
+    /** Decode order: compressor first, then filters in reverse. Built once, on first use. */
     private List<Codec> pipeline() throws IOException {
         List<Codec> p = pipeline;
         if (p == null) {
@@ -379,7 +384,7 @@ public final class ChunkReader {
             return codecs.create(c);
         } catch (CodecException e) {
             throw new IOException(store.location() + ": " + var.key() + "/.zarray: variable " + var.name() + ": "
-                    + e.getMessage(), e);
+                    + e.getMessage() + (c == var.array().compressor() ? " (compressor)" : " (filter)"), e);
         }
     }
 }
