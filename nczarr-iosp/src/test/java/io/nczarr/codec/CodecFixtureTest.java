@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,15 +18,23 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The numcodecs fixtures of shared/corpus/codecs/INDEX.json: every encoded file must decode to
- * decoded_nbytes bytes with sha256 decoded_sha256.
+ * The numcodecs fixtures of shared/corpus/codecs/INDEX.json, plus the extra fixtures of
+ * src/test/resources/codec-extra (made by its make_fixtures.py with numcodecs/liblzma/HDF5):
+ * every encoded file must decode to decoded_nbytes bytes with sha256 decoded_sha256.
  */
 class CodecFixtureTest {
 
     private static final CodecRegistry REGISTRY = CodecRegistry.builtIns();
 
     static Stream<Arguments> cases() throws IOException {
-        Path dir = TestSupport.corpusDir().resolve("codecs");
+        return fromIndex(TestSupport.corpusDir().resolve("codecs"));
+    }
+
+    static Stream<Arguments> extraCases() throws IOException, URISyntaxException {
+        return fromIndex(Path.of(CodecFixtureTest.class.getResource("/codec-extra/INDEX.json").toURI()).getParent());
+    }
+
+    private static Stream<Arguments> fromIndex(Path dir) throws IOException {
         Path index = dir.resolve("INDEX.json");
         if (!Files.exists(index)) {
             return Stream.of(Arguments.of("corpus missing: " + index, null, dir));
@@ -37,6 +46,12 @@ class CodecFixtureTest {
             out.add(Arguments.of(name, c, dir));
         }
         return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("extraCases")
+    void decodesExtraFixture(String name, JsonNode c, Path dir) throws IOException {
+        decodesFixture(name, c, dir);
     }
 
     @ParameterizedTest(name = "{0}")
