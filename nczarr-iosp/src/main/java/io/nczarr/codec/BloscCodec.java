@@ -145,6 +145,8 @@ final class BloscCodec implements Codec {
                     r = Zstd.decompressByteArray(dst, dOff, n, src, off, len);
                 } catch (RuntimeException e) {
                     throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
+                } catch (LinkageError e) {
+                    throw new CodecException("blosc: zstd-jni native library is not available (" + e + ")", e);
                 }
                 if (Zstd.isError(r)) {
                     throw new CodecException("blosc: corrupt zstd data (" + Zstd.getErrorName(r) + ")");
@@ -168,6 +170,8 @@ final class BloscCodec implements Codec {
             return Snappy.uncompress(src, off, len, dst, dOff);
         } catch (IOException | RuntimeException e) {
             throw new CodecException("blosc: corrupt snappy data (" + e.getMessage() + ")", e);
+        } catch (org.xerial.snappy.SnappyError | LinkageError e) {
+            throw new CodecException("blosc: snappy native library is not available (" + e + ")", e);
         }
     }
 

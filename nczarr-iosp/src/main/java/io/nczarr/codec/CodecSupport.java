@@ -3,6 +3,7 @@ package io.nczarr.codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 /** Small helpers shared by the codecs. */
 final class CodecSupport {
@@ -14,16 +15,29 @@ final class CodecSupport {
      * {@code limit}, whatever the stream claims. Stream errors become {@link CodecException}s.
      */
     static byte[] drain(String id, InputStream in, int limit, long sizeHint) throws CodecException {
-        int hint = (int) Math.max(0, Math.min(limit, sizeHint < 0 ? 64 * 1024 : sizeHint));
-        BoundedOutput out = new BoundedOutput(id, limit, hint);
+        // limit is normally the chunk's decoded size: allocate it at once (an exact fit needs no
+        // copy) unless it is huge, then start from the hint and grow up to limit
+        int hint = limit <= (64 << 20) ? limit
+                : (int) Math.min(limit, Math.max(64L << 20, sizeHint < 0 ? 0 : sizeHint));
         try (in) {
+            byte[] buf = new byte[Math.max(0, hint)];
+            int n = 0;
             while (true) {
-                byte[] buf = out.buffer();
-                int n = in.read(buf, out.size(), buf.length - out.size());
-                if (n < 0) {
-                    return out.toArray();
+                if (n == buf.length) {
+                    if (n >= limit) {
+                        // full: only the end of the stream may follow
+                        if (in.read() >= 0) {
+                            throw new CodecException(id + ": decoded data exceeds the expected " + limit + " bytes");
+                        }
+                        return buf;
+                    }
+                    buf = Arrays.copyOf(buf, (int) Math.min(limit, Math.max(16L, 2L * buf.length)));
                 }
-                out.advance(n);
+                int k = in.read(buf, n, buf.length - n);
+                if (k < 0) {
+                    return n == buf.length ? buf : Arrays.copyOf(buf, n);
+                }
+                n += k;
             }
         } catch (CodecException e) {
             throw e;

@@ -11,6 +11,14 @@ final class ZstdCodec implements Codec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        try {
+            return decode0(encoded, maxDecodedBytes);
+        } catch (LinkageError e) {
+            throw new CodecException("zstd: zstd-jni native library is not available (" + e + ")", e);
+        }
+    }
+
+    private byte[] decode0(byte[] encoded, int maxDecodedBytes) throws CodecException {
         if (encoded.length < 4) {
             throw new CodecException("zstd: compressed data is truncated (" + encoded.length + " bytes)");
         }
