@@ -21,10 +21,10 @@ import org.tukaani.xz.UnsupportedOptionsException;
  * <li>format 3 (FORMAT_RAW): a raw filter chain from {@code filters}: LZMA2 (id 33), LZMA1
  * (id 0x4000000000000001), optionally preceded by a delta filter (id 3)</li>
  * </ul>
- * Memory: a dictionary is never larger than the decoded-size bound for the raw and alone formats
- * (a dictionary bigger than the whole output is never used); for .xz the library allocates the
- * dictionary the stream declares, so that is capped at {@link #XZ_MEMORY_LIMIT_KIB} (enough for
- * preset 9 / 64 MiB dictionaries).
+ * Memory: a dictionary is never larger than the decoded-size bound (a dictionary bigger than the
+ * whole output is never used): .xz streams go through {@link XzContainer}; only .xz streams with
+ * filters other than delta/LZMA2 fall back to xz-java's XZInputStream, which allocates the
+ * dictionary the stream declares, capped at {@link #XZ_MEMORY_LIMIT_KIB} (enough for preset 9).
  */
 final class LzmaCodec implements Codec {
 
@@ -48,6 +48,12 @@ final class LzmaCodec implements Codec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        if ((format == 1 || format == 0) && encoded.length >= 6 && (encoded[0] & 0xFF) == 0xFD && encoded[1] == '7') {
+            byte[] r = XzContainer.decode(encoded, maxDecodedBytes);
+            if (r != null) {
+                return r;
+            }
+        }
         InputStream raw = new ByteArrayInputStream(encoded);
         InputStream in;
         try {
