@@ -11,7 +11,7 @@ final class CodecSupport {
     }
 
     /**
-     * Drains a decompressing stream into a {@link BoundedOutput}: the result can never pass
+     * Drains a decompressing stream into a bounded, growable buffer: the result can never pass
      * {@code limit}, whatever the stream claims. Stream errors become {@link CodecException}s.
      */
     static byte[] drain(String id, InputStream in, int limit, long sizeHint) throws CodecException {
