@@ -1,5 +1,6 @@
 package io.nczarr.codec;
 
+import java.util.Arrays;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
@@ -24,27 +25,50 @@ final class ZlibCodec implements Codec {
         Inflater inf = new Inflater(nowrap);
         try {
             inf.setInput(in, off, len);
-            // A chunk rarely compresses by more than 4:1 here; start there and grow up to limit.
-            BoundedOutput out = new BoundedOutput(id, limit, limit);
+            // The reader passes the chunk's decoded size as limit, so start there (an exact fit
+            // needs no copy); a huge limit starts smaller and grows, never past limit.
+            byte[] buf = new byte[initialSize(limit, len)];
+            int n = 0;
             while (!inf.finished()) {
-                byte[] buf = out.buffer();
-                int n = inf.inflate(buf, out.size(), buf.length - out.size());
-                if (n == 0) {
-                    if (inf.needsInput()) {
-                        throw new CodecException(id + ": compressed stream is truncated");
+                if (n == buf.length) {
+                    if (n >= limit) {
+                        // full: the stream may only end here (its trailer needs no output space)
+                        if (inf.inflate(new byte[1]) > 0) {
+                            throw new CodecException(id + ": decoded data exceeds the expected " + limit + " bytes");
+                        }
+                        if (inf.finished()) {
+                            break;
+                        }
+                        throw stall(id, inf);
                     }
-                    if (inf.needsDictionary()) {
-                        throw new CodecException(id + ": stream needs a preset dictionary");
-                    }
+                    buf = Arrays.copyOf(buf, (int) Math.min(limit, 2L * buf.length));
                 }
-                out.advance(n);
+                int k = inf.inflate(buf, n, buf.length - n);
+                n += k;
+                if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
+                    throw stall(id, inf);
+                }
             }
-            return out.toArray();
+            return n == buf.length ? buf : Arrays.copyOf(buf, n);
         } catch (DataFormatException e) {
             throw new CodecException(id + ": corrupt compressed data (" + e.getMessage() + ")", e);
         } finally {
             inf.end();
         }
+    }
+
+    static int initialSize(int limit, int len) {
+        if (limit <= (64 << 20)) {
+            return Math.max(limit, 0);
+        }
+        return (int) Math.min(limit, Math.max(64L << 20, 8L * len));
+    }
+
+    private static CodecException stall(String id, Inflater inf) {
+        if (inf.needsDictionary()) {
+            return new CodecException(id + ": stream needs a preset dictionary");
+        }
+        return new CodecException(id + ": compressed stream is truncated");
     }
 
     static final class Factory implements CodecFactory {
