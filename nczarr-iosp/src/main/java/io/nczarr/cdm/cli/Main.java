@@ -27,6 +27,7 @@ public final class Main {
             "  dump [-h] [-c] [-v var,...] [URL]  print CDL like ncdump (-h header only, -c coordinate values;",
             "                                     without URL: the bundled sample test-data/sample.file)",
             "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
+            "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "",
             "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
             "     file:///data/x.file#mode=nczarr,file   file:///data/x.zip#mode=zarr,zip");
@@ -48,6 +49,8 @@ public final class Main {
                     return dump(rest, out, err);
                 case "json":
                     return json(rest, out);
+                case "bench":
+                    return Bench.run(rest, out);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;
@@ -55,6 +58,9 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             err.println("nczarr: " + e.getMessage());
             return 2;
+        } catch (IOException e) {
+            err.println("nczarr: " + e.getMessage());
+            return 1;
         }
     }
 
