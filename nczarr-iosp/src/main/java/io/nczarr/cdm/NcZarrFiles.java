@@ -10,6 +10,7 @@ import java.io.IOException;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.NetcdfFileSubclass;
 import ucar.nc2.dataset.NetcdfDataset;
+import ucar.nc2.util.cache.FileFactory;
 
 /**
  * Opens NCZarr / Zarr datasets by netcdf-c URL or path. This is the entry point that accepts
@@ -53,6 +54,29 @@ public final class NcZarrFiles {
             throw e;
         }
     }
+
+    /**
+     * A {@link FileFactory} for netCDF-Java's file cache:
+     * {@code NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, url, -1, null, null)}.
+     * (cdm 4.5.5's plain {@code acquireFile(url)} uses {@code NetcdfFile.open}, which cannot open
+     * URLs with fragments.)
+     */
+    public static FileFactory fileFactory() {
+        return FILE_FACTORY;
+    }
+
+    /**
+     * The factory for {@code NetcdfDataset.acquireDataset(NcZarrFiles.datasetFactory(), url, ...)}:
+     * cdm 4.5.5 casts what the factory returns to NetcdfDataset and does not pass the enhance
+     * mode on, so these datasets get {@code NetcdfDataset.getDefaultEnhanceMode()}.
+     */
+    public static FileFactory datasetFactory() {
+        return DATASET_FACTORY;
+    }
+
+    private static final FileFactory FILE_FACTORY = (location, bufferSize, cancelTask, iospMessage) -> open(location);
+    private static final FileFactory DATASET_FACTORY = (location, bufferSize, cancelTask, iospMessage) ->
+            openDataset(location, true);
 
     /** The metadata model behind a file this plugin opened, or {@code null} for other files. */
     public static DatasetModel model(NetcdfFile file) {

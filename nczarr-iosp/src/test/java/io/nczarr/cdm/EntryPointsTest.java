@@ -96,6 +96,26 @@ class EntryPointsTest {
     }
 
     @Test
+    void netcdfFileCacheWithOurFileFactory() throws IOException {
+        NetcdfDataset.initNetcdfFileCache(1, 10, 60);
+        try {
+            NetcdfFile first = NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, SAMPLE.url(), -1, null, null);
+            float v = firstTemp(first);
+            first.close(); // back to the cache, still open
+            NetcdfFile again = NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, SAMPLE.url(), -1, null, null);
+            assertTrue(first == again, "the cached file is handed out again");
+            assertEquals(v, firstTemp(again));
+            again.close();
+            try (NetcdfDataset ds = NetcdfDataset.acquireDataset(NcZarrFiles.datasetFactory(), SAMPLE_ZIP.url(),
+                    NetcdfDataset.getDefaultEnhanceMode(), -1, null, null)) {
+                checkEnhanced(ds);
+            }
+        } finally {
+            NetcdfDataset.shutdown();
+        }
+    }
+
+    @Test
     void openErrorsNameTheDataset() {
         IOException e = assertThrows(IOException.class, () -> NcZarrFiles.open("/no/such/dataset.zarr"));
         assertTrue(e.getMessage().contains("/no/such/dataset.zarr"), e.getMessage());

@@ -27,6 +27,7 @@ public final class Main {
             "  dump [-h] [-c] [-v var,...] [URL]  print CDL like ncdump (-h header only, -c coordinate values;",
             "                                     without URL: the bundled sample test-data/sample.file)",
             "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
+            "  ls URL                             list variables: type, dimensions, chunks, codecs",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "",
             "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
@@ -51,6 +52,8 @@ public final class Main {
                     return json(rest, out);
                 case "bench":
                     return Bench.run(rest, out);
+                case "ls":
+                    return Ls.run(rest, out);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;
