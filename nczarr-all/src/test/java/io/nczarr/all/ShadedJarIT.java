@@ -1,0 +1,84 @@
+package io.nczarr.all;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shaded jar, dropped next to netCDF-Java (cdm 4.5.5 and its own dependencies) in a fresh
+ * class loader that sees nothing else, opens a corpus dataset by URL and through ServiceLoader.
+ */
+class ShadedJarIT {
+
+    private static URLClassLoader application() throws Exception {
+        List<URL> urls = new ArrayList<>();
+        urls.add(Paths.get(System.getProperty("shaded.jar")).toUri().toURL());
+        String cp = Files.readString(Paths.get(System.getProperty("cdm.classpath.file"))).trim();
+        for (String p : cp.split(File.pathSeparator)) {
+            assertFalse(p.contains("jackson") || p.contains("nczarr"), "not part of a CDM application: " + p);
+            urls.add(Paths.get(p).toUri().toURL());
+        }
+        return new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+    }
+
+    private static Path corpus() {
+        return Paths.get(System.getProperty("corpus.dir")).toAbsolutePath().normalize();
+    }
+
+    @Test
+    void opensByUrlAndThroughServiceLoader() throws Exception {
+        String url = corpus().resolve("nczarr/nczarr_groups.file").toUri() + "#mode=nczarr,file";
+        Thread t = Thread.currentThread();
+        ClassLoader saved = t.getContextClassLoader();
+        try (URLClassLoader app = application()) {
+            // cdm 4.5.5 finds plugins with ServiceLoader on the context class loader
+            t.setContextClassLoader(app);
+            Class<?> files = app.loadClass("io.nczarr.cdm.NcZarrFiles");
+            try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
+                assertEquals("NCZarr", nc.getClass().getMethod("getFileTypeId").invoke(nc));
+                Object v = nc.getClass().getMethod("findVariable", String.class).invoke(nc, "forecast/temp");
+                Object data = v.getClass().getMethod("read").invoke(v);
+                assertEquals(60L, data.getClass().getMethod("getSize").invoke(data));
+            }
+            Class<?> netcdfFile = app.loadClass("ucar.nc2.NetcdfFile");
+            String zgroup = corpus().resolve("nczarr/nczarr_groups.file/.zgroup").toString();
+            try (AutoCloseable nc = (AutoCloseable) netcdfFile.getMethod("open", String.class).invoke(null, zgroup)) {
+                assertEquals("NCZarr", nc.getClass().getMethod("getFileTypeId").invoke(nc));
+            }
+            // the blosc/zstd codecs (native-backed libraries) work from the shaded jar
+            String zarr = corpus().resolve("zarr/zarr_compressors.zarr").toUri() + "#mode=zarr,file";
+            try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, zarr)) {
+                List<?> vars = (List<?>) nc.getClass().getMethod("getVariables").invoke(nc);
+                assertTrue(vars.size() > 10);
+                for (Object v : vars) {
+                    v.getClass().getMethod("read").invoke(v);
+                }
+            }
+        } finally {
+            t.setContextClassLoader(saved);
+        }
+    }
+
+    @Test
+    void clashingLibrariesAreRelocated() throws Exception {
+        try (JarFile jar = new JarFile(System.getProperty("shaded.jar"))) {
+            assertTrue(jar.stream().anyMatch(e -> e.getName().startsWith("io/nczarr/shaded/jackson/")));
+            assertFalse(jar.stream().anyMatch(e -> e.getName().startsWith("com/fasterxml/")));
+            assertFalse(jar.stream().anyMatch(e -> e.getName().startsWith("ucar/")), "cdm must not be inside");
+            String services = new String(jar.getInputStream(
+                    jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider")).readAllBytes());
+            assertTrue(services.contains("io.nczarr.cdm.NcZarrIosp"), services);
+        }
+    }
+}
