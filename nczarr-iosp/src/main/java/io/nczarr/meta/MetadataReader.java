@@ -39,7 +39,7 @@ public final class MetadataReader {
         if (format != DatasetUrl.Format.ZARR) {
             String version = superblockVersion(meta, zgroup.get());
             if (version != null) {
-                GroupModel root = new NcZarrReader(store, meta).read();
+                GroupModel root = new NcZarrReader(dataset, meta).read();
                 return new DatasetModel(dataset, "NCZarr " + version, root);
             }
         }

@@ -2,7 +2,6 @@ package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.store.Store;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,16 +19,14 @@ import java.util.Optional;
  */
 final class NcZarrReader {
 
-    private final Store store;
     private final MetadataSource meta;
     private final String dataset;
     /** full dimension path ("/g1/x") -> dimension */
     private final Map<String, Dim> allDims = new HashMap<>();
 
-    NcZarrReader(Store store, MetadataSource meta) {
-        this.store = store;
+    NcZarrReader(String dataset, MetadataSource meta) {
         this.meta = meta;
-        this.dataset = store.location();
+        this.dataset = dataset;
     }
 
     /** One group's NCZarr metadata before variables are built. */
