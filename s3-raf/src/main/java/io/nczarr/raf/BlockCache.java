@@ -21,18 +21,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>Block {@code i} holds bytes {@code [i * blockSize, min((i + 1) * blockSize, length))}.</li>
  * <li>A read takes the blocks it covers from the cache; the missing ones are fetched with one
  * ranged GET per run of consecutive missing blocks (at most {@code maxRequestBytes} each).</li>
- * <li>Read-ahead: when a reader's reads are sequential (each starts at or just after where the
- * previous one ended) and the last block of a read is missing, up to {@code window} following
- * blocks are appended to that same GET; the window starts at one block and doubles on every
- * sequential miss up to {@code readAheadBlocks}, and drops to zero on a jump. Read-ahead never
- * adds a request, it only makes one longer.</li>
- * <li>A read of a quarter of the cache or more ({@link #directReadBytes()}) goes straight from the
- * source into the caller's array (split at {@code maxRequestBytes}): caching it would only evict
- * the small, re-read metadata blocks.</li>
+ * <li>Read-ahead: when a reader's reads are sequential (each starts where the previous one ended,
+ * or at most {@code min(blockSize, 64 KiB)} after it) and the last block of a read is missing, up
+ * to {@code window} following blocks are appended to that same GET; the window starts at one block
+ * and doubles on every sequential miss up to {@code readAheadBlocks} (and at most a quarter of the
+ * cache, so read-ahead never evicts what it just fetched), and drops to zero on a jump. Read-ahead
+ * never adds a request, it only makes one longer.</li>
+ * <li>A read of two blocks or more ({@link #directReadBytes()}; at most a quarter of the cache)
+ * goes straight from the source into the caller's array, exactly the bytes asked (split at
+ * {@code maxRequestBytes}). Such reads are data (an HDF5 chunk, a contiguous variable) read once:
+ * through the cache they would fetch up to two partial blocks more than asked (~20% more for 1 MB
+ * chunks on 256 KiB blocks, measured) and evict the small, re-read metadata blocks.</li>
  * <li>Two threads missing the same block send one request: the second waits for the first's.</li>
  * <li>Memory: at most {@code cacheBlocks} blocks are cached; a read in progress additionally holds
- * the blocks it fetched (at most a quarter of the cache plus the read-ahead window) until it
- * returns.</li>
+ * the blocks it fetched (fewer than two plus the read-ahead window, itself at most a quarter of the
+ * cache) until it returns; direct reads use only the caller's array.</li>
  * <li>A source that returns fewer bytes than the object holds is an error, never zeros.</li>
  * </ul>
  */
@@ -41,6 +44,8 @@ public final class BlockCache implements Closeable {
     private final int blockSize;
     private final int maxBlocks;
     private final int readAheadMax;
+    /** A read starting at most this far after the previous one's end still counts as sequential. */
+    private final int sequentialGap;
     private final int maxRequestBlocks;
     private final int maxRequestBytes;
     private final long directReadBytes;
@@ -70,9 +75,9 @@ public final class BlockCache implements Closeable {
         private long nextPos = -1;
         private int window;
 
-        /** Records a read at {@code pos}; whether it continues the previous one. */
-        synchronized boolean begin(long pos, int len, int blockSize) {
-            boolean seq = nextPos >= 0 && pos >= lastStart && pos <= nextPos + blockSize;
+        /** Records a read at {@code pos}; whether it continues the previous one (within {@code gap}). */
+        synchronized boolean begin(long pos, int len, int gap) {
+            boolean seq = nextPos >= 0 && pos >= lastStart && pos <= nextPos + gap;
             lastStart = pos;
             nextPos = pos + len;
             if (!seq) {
@@ -92,10 +97,11 @@ public final class BlockCache implements Closeable {
         this.source = Objects.requireNonNull(source, "source");
         this.blockSize = config.blockSize();
         this.maxBlocks = config.cacheBlocks();
-        this.readAheadMax = config.readAheadBlocks();
+        this.readAheadMax = Math.min(config.readAheadBlocks(), config.cacheBlocks() / 4);
+        this.sequentialGap = Math.min(config.blockSize(), 64 * 1024);
         this.maxRequestBytes = config.maxRequestBytes();
         this.maxRequestBlocks = Math.max(1, config.maxRequestBytes() / config.blockSize());
-        this.directReadBytes = Math.max(2L * blockSize, config.cacheBytes() / 4);
+        this.directReadBytes = Math.max(blockSize, Math.min(2L * blockSize, config.cacheBytes() / 4));
         this.blocks = new LinkedHashMap<>(Math.min(maxBlocks, 1024) * 2, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
@@ -164,7 +170,7 @@ public final class BlockCache implements Closeable {
             return -1;
         }
         int n = (int) Math.min(len, length - pos);
-        boolean sequential = state != null && state.begin(pos, n, blockSize);
+        boolean sequential = state != null && state.begin(pos, n, sequentialGap);
         if (n >= directReadBytes) {
             readDirect(pos, b, off, n);
             return n;

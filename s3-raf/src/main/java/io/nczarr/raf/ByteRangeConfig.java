@@ -32,8 +32,8 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
 
     public static final String PREFIX = "nczarr.bytes.";
 
-    public static final int DEFAULT_BLOCK_SIZE = 256 * 1024;
-    public static final int DEFAULT_CACHE_BLOCKS = 64;
+    public static final int DEFAULT_BLOCK_SIZE = 512 * 1024;
+    public static final int DEFAULT_CACHE_BLOCKS = 32;
     public static final int DEFAULT_READ_AHEAD_BLOCKS = 8;
     public static final int DEFAULT_MAX_REQUEST_BYTES = 16 * 1024 * 1024;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
