@@ -128,6 +128,45 @@ class NetcdfOverHttpTest {
     }
 
     @Test
+    void serverErrorsFailTheOpenOrTheReadNamingTheUrlNeverZeros() throws Exception {
+        Path nc4 = TestFiles.bytesDir().resolve("nc4.nc");
+        server.put("/err/nc4.nc", nc4);
+        String url = server.url("/err/nc4.nc");
+        ByteRangeConfig cfg = ByteRangeConfig.defaults().withBlockSize(1024).withCacheBlocks(8)
+                .withRetries(1, java.time.Duration.ofMillis(1));
+
+        server.forceStatus(403);
+        IOException e = assertThrows(java.nio.file.AccessDeniedException.class,
+                () -> ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg));
+        assertTrue(e.getMessage().contains(url) && e.getMessage().contains("403"), e.getMessage());
+        server.reset();
+
+        // a server ignoring Range: a small object is read whole and works...
+        server.ignoreRange(true);
+        try (NetcdfFile remote = ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg);
+             NetcdfFile local = NetcdfFile.open(nc4.toString())) {
+            assertSameValues("field", local.findVariable("field").read(), remote.findVariable("field").read());
+        }
+        assertEquals(1, server.gets(), "one whole-body GET, then memory");
+        // ...a larger one than the limit is refused at open
+        e = assertThrows(IOException.class,
+                () -> ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg.withWholeObjectLimit(4096)));
+        assertTrue(e.getMessage().contains(url) && e.getMessage().contains("ignores HTTP Range"), e.getMessage());
+        server.reset();
+
+        // a body cut short while reading a variable: an error, not a zero-filled array
+        try (NetcdfFile remote = ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg)) {
+            server.truncate(true);
+            Variable v = remote.findVariable("obs/deeper/value");
+            IOException re = assertThrows(IOException.class, v::read);
+            assertTrue(String.valueOf(re.getMessage()).contains(url) || String.valueOf(re.getCause()).contains(url),
+                    String.valueOf(re));
+        } finally {
+            server.reset();
+        }
+    }
+
+    @Test
     void notANetcdfFileIsAClearError() throws IOException {
         server.put("/readme.txt", "hello, this is not netCDF\n".repeat(100).getBytes());
         IOException e = assertThrows(IOException.class,
