@@ -3,6 +3,7 @@ package io.nczarr.cdm;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.meta.DatasetModel;
 import io.nczarr.meta.MetadataReader;
+import io.nczarr.raf.ByteRangeFiles;
 import io.nczarr.store.Store;
 import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
@@ -16,6 +17,11 @@ import ucar.nc2.util.cache.FileFactory;
  * Opens NCZarr / Zarr datasets by netcdf-c URL or path. This is the entry point that accepts
  * every form ({@code file:///x.file#mode=nczarr,file}, {@code /data/x.zip}, a directory...);
  * cdm 4.5.5's own {@code NetcdfFile.open} cannot open a directory or a URL with a fragment.
+ *
+ * <p>{@code #mode=bytes} (or the bare fragment {@code #bytes}) names one netCDF-3 or
+ * netCDF-4/HDF5 file read by HTTP byte ranges instead: {@code https://host/path/file.nc#mode=bytes},
+ * a THREDDS {@code .../fileServer/...nc#bytes}. It is opened by netCDF-Java's own netCDF-3/HDF5
+ * readers over a block-cached byte-range {@code RandomAccessFile} (module s3-raf).
  */
 public final class NcZarrFiles {
     private NcZarrFiles() {
@@ -34,6 +40,9 @@ public final class NcZarrFiles {
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
+        if (url.storeKind() == DatasetUrl.StoreKind.BYTES) {
+            return openBytes(url, location);
+        }
         Store store = Stores.open(url);
         try {
             DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
@@ -42,6 +51,19 @@ public final class NcZarrFiles {
             store.close();
             throw e;
         }
+    }
+
+    /**
+     * {@code #mode=bytes}: one netCDF file read with cdm's own readers. Remote URLs go through
+     * {@link ByteRangeFiles} (configured by the {@code nczarr.bytes.*} system properties), which
+     * picks the backend by scheme: http/https now; s3 is reported as not supported yet there. A
+     * local path needs no byte ranges and is opened directly.
+     */
+    private static NetcdfFile openBytes(DatasetUrl url, String location) throws IOException {
+        if ("file".equals(url.scheme())) {
+            return NetcdfFile.open(url.localPath().toString());
+        }
+        return ByteRangeFiles.open(url.uri(), location);
     }
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */

@@ -40,7 +40,8 @@ public final class Stores {
             case S3:
                 throw new IOException(url + ": S3 stores are not available in this version");
             case BYTES:
-                throw new IOException(url + ": mode=bytes is not available in this version");
+                throw new IOException(url + ": mode=bytes names a single netCDF file, not a Zarr store"
+                        + " (open it with NcZarrFiles.open)");
             default:
                 throw new IOException(url + ": unsupported store");
         }
