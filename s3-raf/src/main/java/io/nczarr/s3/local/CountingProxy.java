@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -88,7 +89,10 @@ public final class CountingProxy implements Closeable {
     private final AtomicLong head = new AtomicLong();
     private final AtomicLong other = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
     private final List<Request> log = new ArrayList<>();
+    private final Object lock = new Object();
     private volatile long latencyNanos;
     private volatile FaultRule faults;
     private volatile boolean closed;
@@ -129,19 +133,29 @@ public final class CountingProxy implements Closeable {
         return new Counts(get.get(), list.get(), head.get(), other.get(), bytes.get());
     }
 
+    /** The most requests that were being answered at the same time since the last reset. */
+    public int maxInFlight() {
+        return maxInFlight.get();
+    }
+
     /** The requests seen so far, in arrival order. */
-    public synchronized List<Request> requests() {
-        return List.copyOf(log);
+    public List<Request> requests() {
+        synchronized (lock) {
+            return List.copyOf(log);
+        }
     }
 
     /** Forgets counts and the request log. */
-    public synchronized void reset() {
-        get.set(0);
-        list.set(0);
-        head.set(0);
-        other.set(0);
-        bytes.set(0);
-        log.clear();
+    public void reset() {
+        synchronized (lock) {
+            get.set(0);
+            list.set(0);
+            head.set(0);
+            other.set(0);
+            bytes.set(0);
+            maxInFlight.set(0);
+            log.clear();
+        }
     }
 
     private void acceptLoop() {
@@ -160,77 +174,32 @@ public final class CountingProxy implements Closeable {
     }
 
     private void serve(Socket client) {
-        Socket backend = null;
+        Socket[] backend = new Socket[1];
         try (client) {
             client.setTcpNoDelay(true);
             InputStream cin = client.getInputStream();
-            OutputStream cout = client.getOutputStream();
             while (!closed) {
                 byte[] headBytes = readHead(cin);
                 if (headBytes == null) {
                     return;
                 }
                 Head h = Head.parse(headBytes);
-                String[] line = h.firstLine.split(" ");
+                String[] line = h.firstLine().split(" ");
                 if (line.length < 3) {
                     return;
                 }
-                String method = line[0].toUpperCase(Locale.ROOT);
                 String tgt = line[1];
                 int q = tgt.indexOf('?');
-                Request r = new Request(method, q < 0 ? tgt : tgt.substring(0, q), q < 0 ? null : tgt.substring(q + 1));
+                Request r = new Request(line[0].toUpperCase(Locale.ROOT), q < 0 ? tgt : tgt.substring(0, q),
+                        q < 0 ? null : tgt.substring(q + 1));
                 record(r);
-                long delay = latencyNanos;
-                if (delay > 0) {
-                    Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
-                }
-                FaultRule rule = faults;
-                Fault f = rule == null ? null : rule.apply(r);
-                if (f != null) {
-                    relayBody(h, cin, OutputStream.nullOutputStream());
-                    if (f == Fault.RESET || f.status() == 0) {
-                        client.setSoLinger(true, 0);
+                maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                try {
+                    if (!answer(r, h, headBytes, client, backend)) {
                         return;
                     }
-                    writeError(cout, f);
-                    continue;
-                }
-                if (backend == null) {
-                    backend = new Socket(target.getHost(), target.getPort());
-                    backend.setTcpNoDelay(true);
-                    open.add(backend);
-                }
-                OutputStream bout = backend.getOutputStream();
-                InputStream bin = backend.getInputStream();
-                bout.write(headBytes);
-                relayBody(h, cin, bout);
-                bout.flush();
-                Head resp;
-                byte[] respHead;
-                do {
-                    respHead = readHead(bin);
-                    if (respHead == null) {
-                        return;
-                    }
-                    resp = Head.parse(respHead);
-                    cout.write(respHead);
-                } while (resp.status() / 100 == 1);
-                long n;
-                int status = resp.status();
-                if (method.equals("HEAD") || status == 204 || status == 304) {
-                    n = 0;
-                } else if (resp.contentLength >= 0 || resp.chunked) {
-                    n = relayBody(resp, bin, cout);
-                } else {
-                    n = bin.transferTo(cout);
-                    cout.flush();
-                    bytes.addAndGet(n);
-                    return;
-                }
-                cout.flush();
-                bytes.addAndGet(n);
-                if (h.close || resp.close) {
-                    return;
+                } finally {
+                    inFlight.decrementAndGet();
                 }
             }
         } catch (IOException e) {
@@ -239,10 +208,10 @@ public final class CountingProxy implements Closeable {
             Thread.currentThread().interrupt();
         } finally {
             open.remove(client);
-            if (backend != null) {
-                open.remove(backend);
+            if (backend[0] != null) {
+                open.remove(backend[0]);
                 try {
-                    backend.close();
+                    backend[0].close();
                 } catch (IOException e) {
                     // closing
                 }
@@ -250,15 +219,73 @@ public final class CountingProxy implements Closeable {
         }
     }
 
-    private synchronized void record(Request r) {
-        switch (r.kind()) {
-            case "GET" -> get.incrementAndGet();
-            case "LIST" -> list.incrementAndGet();
-            case "HEAD" -> head.incrementAndGet();
-            default -> other.incrementAndGet();
+    /** Answers one request (relayed, or a fault); false when the connection must end. */
+    private boolean answer(Request r, Head h, byte[] headBytes, Socket client, Socket[] backend)
+            throws IOException, InterruptedException {
+        InputStream cin = client.getInputStream();
+        OutputStream cout = client.getOutputStream();
+        long delay = latencyNanos;
+        if (delay > 0) {
+            Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
         }
-        if (log.size() < 1_000_000) {
-            log.add(r);
+        FaultRule rule = faults;
+        Fault f = rule == null ? null : rule.apply(r);
+        if (f != null) {
+            relayBody(h, cin, OutputStream.nullOutputStream());
+            if (f.status() == 0) {
+                client.setSoLinger(true, 0);
+                return false;
+            }
+            writeError(cout, f);
+            return true;
+        }
+        if (backend[0] == null) {
+            backend[0] = new Socket(target.getHost(), target.getPort());
+            backend[0].setTcpNoDelay(true);
+            open.add(backend[0]);
+        }
+        OutputStream bout = backend[0].getOutputStream();
+        InputStream bin = backend[0].getInputStream();
+        bout.write(headBytes);
+        relayBody(h, cin, bout);
+        bout.flush();
+        Head resp;
+        do {
+            byte[] respHead = readHead(bin);
+            if (respHead == null) {
+                return false;
+            }
+            resp = Head.parse(respHead);
+            cout.write(respHead);
+        } while (resp.status() / 100 == 1);
+        int status = resp.status();
+        long n;
+        if (r.method().equals("HEAD") || status == 204 || status == 304) {
+            n = 0;
+        } else if (resp.contentLength() >= 0 || resp.chunked()) {
+            n = relayBody(resp, bin, cout);
+        } else {
+            n = bin.transferTo(cout);
+            cout.flush();
+            bytes.addAndGet(n);
+            return false;
+        }
+        cout.flush();
+        bytes.addAndGet(n);
+        return !(h.close() || resp.close());
+    }
+
+    private void record(Request r) {
+        synchronized (lock) {
+            switch (r.kind()) {
+                case "GET" -> get.incrementAndGet();
+                case "LIST" -> list.incrementAndGet();
+                case "HEAD" -> head.incrementAndGet();
+                default -> other.incrementAndGet();
+            }
+            if (log.size() < 1_000_000) {
+                log.add(r);
+            }
         }
     }
 
