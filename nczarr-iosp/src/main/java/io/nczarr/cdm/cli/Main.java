@@ -27,6 +27,7 @@ public final class Main {
             "  dump [-h] [-c] [-v var,...] [URL]  print CDL like ncdump (-h header only, -c coordinate values;",
             "                                     without URL: the bundled sample test-data/sample.file)",
             "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
+            "  demo                               read the sample through a loopback S3 server (mode=s3)",
             "",
             "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
             "     file:///data/x.file#mode=nczarr,file   file:///data/x.zip#mode=zarr,zip");
@@ -48,6 +49,8 @@ public final class Main {
                     return dump(rest, out, err);
                 case "json":
                     return json(rest, out);
+                case "demo":
+                    return S3Demo.run(rest, out, err);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;
