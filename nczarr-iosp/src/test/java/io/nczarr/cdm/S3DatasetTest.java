@@ -97,6 +97,14 @@ class S3DatasetTest {
     }
 
     @Test
+    void openFetchesNoObjectTwice() throws IOException {
+        try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
+            List<String> keys = s3.signed.requests().stream().map(CountingProxy.Request::path).toList();
+            assertEquals(keys.size(), new java.util.HashSet<>(keys).size(), keys.toString());
+        }
+    }
+
+    @Test
     void forbiddenChunkIsAnErrorNotFill() throws IOException {
         s3.signed.faults(r -> r.path().endsWith("/precip/0.0.1") ? CountingProxy.Fault.status(403, "AccessDenied") : null);
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {

@@ -51,8 +51,9 @@ public record S3Settings(S3Location location, String profile, String region, Str
             explicit = env.profile();
         }
         String profileName = explicit != null ? explicit : DEFAULT_PROFILE;
-        AwsProfiles profiles = AwsProfiles.load(env);
-        AwsProfiles.Profile profile = profileName.equals(NO_PROFILE) ? null : profiles.profile(profileName);
+        // profile "none" needs no files (and is not hurt by broken ones)
+        AwsProfiles profiles = profileName.equals(NO_PROFILE) ? AwsProfiles.load(null, null) : AwsProfiles.load(env);
+        AwsProfiles.Profile profile = profiles.profile(profileName);
 
         String region = nonEmpty(fragment.get("aws.region"));
         String regionSource = "URL key aws.region";

@@ -123,6 +123,9 @@ class S3SettingsTest {
         assertEquals("none", s.profile());
         env.put("AWS_PROFILE", "none");
         assertInstanceOf(S3Credentials.Anonymous.class, resolve("s3://bucket/k", Map.of()).credentials());
+        Files.writeString(tmp.resolve("broken"), "not a profile file\n");
+        props.put(AwsEnvironment.CONFIG_FILE_PROPERTY, tmp.resolve("broken").toString());
+        assertInstanceOf(S3Credentials.Anonymous.class, resolve("s3://bucket/k", Map.of()).credentials());
     }
 
     @Test
