@@ -186,7 +186,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 if (!vm.isScalar()) {
                     v.addAttribute(new Attribute(CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
                 }
-                ChunkReader reader = new ChunkReader(store, vm, codecs, ReadPool.shared());
+                ChunkReader reader = new ChunkReader(store, vm, codecs, ReadPool.forStore(store));
                 // an unknown codec or a bad codec parameter fails the open, naming the variable
                 reader.checkCodecs();
                 v.setSPobject(reader);

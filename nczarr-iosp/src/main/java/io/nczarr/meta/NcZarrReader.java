@@ -94,8 +94,10 @@ final class NcZarrReader {
         List<String> groupNames = names(where, either((ObjectNode) groupMeta, "groups"), "groups");
 
         Map<String, String> types = new HashMap<>();
-        VariableBuilder.putTypes((ObjectNode) either(zattrs, "_nczarr_attr", "_NCZARR_ATTR"), types);
-        if (types.isEmpty()) {
+        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
+        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
+        if (attrMeta == null) {
+            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
             v1AttrTypes(key, types);
         }
         List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, types);
@@ -245,8 +247,10 @@ final class NcZarrReader {
 
         ElementType et = VariableBuilder.elementType(dataset, zarrayKey, array, true);
         Map<String, String> types = new LinkedHashMap<>();
-        VariableBuilder.putTypes((ObjectNode) either(zattrs, "_nczarr_attr", "_NCZARR_ATTR"), types);
-        if (types.isEmpty()) {
+        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
+        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
+        if (attrMeta == null) {
+            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
             v1AttrTypes(key, types);
         }
         String zattrsKey = StoreKeys.join(key, ".zattrs");

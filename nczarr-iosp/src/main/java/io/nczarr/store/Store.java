@@ -36,6 +36,15 @@ public interface Store extends Closeable {
         return true;
     }
 
+    /**
+     * How many chunk reads this store wants in flight at once: {@code 0} (the default) for local
+     * stores, whose reads are CPU bound (one per core); a latency-bound remote store asks for
+     * more. {@code 1} means one at a time, in the calling thread.
+     */
+    default int preferredConcurrency() {
+        return 0;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -38,7 +38,10 @@ public final class Stores {
                 return new ZipStore(p);
             }
             case S3:
-                throw new IOException(url + ": S3 stores are not available in this version");
+                if (url.uri() == null) {
+                    throw new IOException(url + ": mode=s3 needs an s3://, https:// or http:// URL");
+                }
+                return S3Store.open(url);
             case BYTES:
                 throw new IOException(url + ": mode=bytes names a single netCDF file, not a Zarr store"
                         + " (open it with NcZarrFiles.open)");

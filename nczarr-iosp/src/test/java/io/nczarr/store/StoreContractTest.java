@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nczarr.testing.LocalS3;
+import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The same contract for every store: directory, zip in netcdf-c layout, zip in root layout. */
+/** The same contract for every store: directory, zip in netcdf-c layout, zip in root layout, S3. */
 class StoreContractTest {
 
     @TempDir
@@ -64,7 +66,15 @@ class StoreContractTest {
         return Stream.of(
                 new Case("directory", () -> new DirectoryStore(dir)),
                 new Case("zip, netcdf-c layout", () -> new ZipStore(nczip)),
-                new Case("zip, root layout", () -> new ZipStore(rootzip)));
+                new Case("zip, root layout", () -> new ZipStore(rootzip)),
+                new Case("s3 (loopback server)", () -> s3Store(dir)));
+    }
+
+    /** The same objects in a bucket of the loopback S3 server, opened by an http URL with mode=s3. */
+    static Store s3Store(Path dir) throws IOException {
+        LocalS3 s3 = LocalS3.get();
+        s3.upload(dir, "contract", "prefix/dir.file");
+        return Stores.open(DatasetUrl.parse(s3.signedUrl("contract", "prefix/dir.file", "nczarr,s3")));
     }
 
     static Path writeZip(Path zip, String top) throws IOException {

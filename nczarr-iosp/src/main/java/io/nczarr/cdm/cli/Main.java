@@ -29,6 +29,7 @@ public final class Main {
             "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
             "  ls URL                             list variables: type, dimensions, chunks, codecs",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
+            "  demo                               read the sample through a loopback S3 server (mode=s3)",
             "",
             "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
             "     file:///data/x.file#mode=nczarr,file   file:///data/x.zip#mode=zarr,zip");
@@ -54,6 +55,8 @@ public final class Main {
                     return Bench.run(rest, out);
                 case "ls":
                     return Ls.run(rest, out);
+                case "demo":
+                    return S3Demo.run(rest, out, err);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;

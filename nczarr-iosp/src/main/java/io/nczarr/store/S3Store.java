@@ -1,0 +1,91 @@
+package io.nczarr.store;
+
+import io.nczarr.s3.AwsEnvironment;
+import io.nczarr.s3.S3Bucket;
+import io.nczarr.s3.S3ClientPool;
+import io.nczarr.s3.S3Location;
+import io.nczarr.s3.S3Settings;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A dataset under a key prefix of an S3 bucket (AWS or any S3-compatible server). Each
+ * {@link #get} is one GET (a 404 is a missing key, never a HEAD first), {@link #list} is LIST
+ * with delimiter {@code /}, needed only for pure Zarr without {@code .zmetadata}. The client
+ * comes from the shared {@link S3ClientPool} and is released on {@link #close()}.
+ */
+public final class S3Store implements Store {
+
+    private final S3Bucket bucket;
+    private final S3Location root;
+    private final String location;
+    private final long maxObjectBytes;
+
+    public S3Store(S3Bucket bucket, String location, long maxObjectBytes) {
+        this.bucket = bucket;
+        this.root = bucket.settings().location();
+        this.location = location;
+        this.maxObjectBytes = maxObjectBytes;
+    }
+
+    /** Opens the store of an {@code s3}/{@code http(s)} dataset URL. Makes no request. */
+    public static S3Store open(DatasetUrl url) throws IOException {
+        S3Location loc;
+        S3Settings settings;
+        try {
+            loc = S3Location.parse(url.uri());
+            settings = S3Settings.resolve(loc, url.parameters(), AwsEnvironment.system());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(url + ": " + e.getMessage(), e);
+        }
+        return new S3Store(S3Bucket.open(settings, S3ClientPool.shared()), loc.url(), StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+    }
+
+    public S3Settings settings() {
+        return bucket.settings();
+    }
+
+    @Override
+    public String location() {
+        return location;
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        return bucket.get(root.resolve(StoreKeys.check(key)), maxObjectBytes);
+    }
+
+    @Override
+    public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+        return bucket.getRange(root.resolve(StoreKeys.check(key)), offset, length);
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        String p = root.resolve(StoreKeys.check(StoreKeys.trim(prefix)));
+        return bucket.list(p.isEmpty() ? "" : p + "/");
+    }
+
+    @Override
+    public boolean listingIsCheap() {
+        return false;
+    }
+
+    /** Requests in flight per read ({@code nczarr.s3.concurrency}, default 16). */
+    @Override
+    public int preferredConcurrency() {
+        return bucket.settings().tuning().concurrency();
+    }
+
+    @Override
+    public void close() {
+        bucket.close();
+    }
+
+    @Override
+    public String toString() {
+        return "S3Store[" + location + ", " + bucket.settings().describe() + "]";
+    }
+}

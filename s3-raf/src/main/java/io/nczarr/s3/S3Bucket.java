@@ -1,0 +1,222 @@
+package io.nczarr.s3;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Read access to the objects of one bucket through a pooled client, in S3 terms: GET of a
+ * whole object or a byte range, LIST of one level. Every request is a single GET or LIST: no
+ * HEAD before a GET. A missing object (404 / NoSuchKey) is {@link Optional#empty()}; everything
+ * else (403, a missing bucket, 5xx after the client's retries, network errors) is an
+ * {@link IOException} naming the object's URL and the active profile/region, never a secret.
+ */
+public final class S3Bucket implements Closeable {
+
+    private final S3Settings settings;
+    private final S3ClientPool.Lease lease;
+    private final S3Client client;
+
+    private S3Bucket(S3Settings settings, S3ClientPool.Lease lease) {
+        this.settings = settings;
+        this.lease = lease;
+        this.client = lease.client();
+    }
+
+    /** Opens the bucket of {@code settings.location()} with a client from {@code pool}. No request is made. */
+    public static S3Bucket open(S3Settings settings, S3ClientPool pool) {
+        return new S3Bucket(settings, pool.acquire(settings.clientSpec()));
+    }
+
+    public S3Settings settings() {
+        return settings;
+    }
+
+    public String bucket() {
+        return settings.location().bucket();
+    }
+
+    /** The URL of an object of this bucket, for messages. */
+    public String url(String key) {
+        return settings.location().url(key);
+    }
+
+    /**
+     * The whole object.
+     *
+     * @param maxBytes refuse (IOException) objects larger than this
+     * @return empty when the object does not exist
+     */
+    public Optional<byte[]> get(String key, long maxBytes) throws IOException {
+        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key).build();
+        return fetch(key, req, maxBytes);
+    }
+
+    /**
+     * {@code length} bytes from {@code offset}; fewer at the end of the object, none past it.
+     *
+     * @return empty when the object does not exist
+     */
+    public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("negative offset or length");
+        }
+        // "bytes=o-(o-1)" is not a range: ask for one byte and return none
+        long last = offset + Math.max(1, length) - 1;
+        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key)
+                .range("bytes=" + offset + "-" + last).build();
+        Optional<byte[]> b;
+        try {
+            b = fetch(key, req, Math.max(1, length));
+        } catch (RangeNotSatisfiable e) {
+            return Optional.of(new byte[0]);
+        }
+        if (length == 0 && b.isPresent()) {
+            return Optional.of(new byte[0]);
+        }
+        return b;
+    }
+
+    private Optional<byte[]> fetch(String key, GetObjectRequest req, long maxBytes) throws IOException {
+        try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
+            Long declared = in.response().contentLength();
+            if (declared != null && declared > maxBytes) {
+                in.abort();
+                throw new IOException(url(key) + ": object is " + declared + " bytes, more than the limit of "
+                        + maxBytes + " bytes for one object");
+            }
+            return Optional.of(readAll(key, in, maxBytes));
+        } catch (S3Exception e) {
+            if (isMissingObject(e)) {
+                return Optional.empty();
+            }
+            if (e.statusCode() == 416) {
+                throw new RangeNotSatisfiable();
+            }
+            throw error("GET", key, e);
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("GET", key, e);
+        }
+    }
+
+    private byte[] readAll(String key, InputStream in, long maxBytes) throws IOException {
+        int cap = (int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 16);
+        byte[] data = in.readNBytes(cap);
+        if (data.length > maxBytes) {
+            throw new IOException(url(key) + ": object is more than the limit of " + maxBytes + " bytes for one object");
+        }
+        return data;
+    }
+
+    /**
+     * The names directly below {@code prefix} (a key prefix ending in {@code /}, or {@code ""}
+     * for the bucket root): objects and "folders" alike, without the prefix, sorted. One LIST
+     * request per 1000 names, delimiter {@code /}.
+     */
+    public List<String> list(String prefix) throws IOException {
+        TreeSet<String> names = new TreeSet<>();
+        String token = null;
+        try {
+            do {
+                ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder().bucket(bucket()).prefix(prefix)
+                        .delimiter("/");
+                if (token != null) {
+                    rb.continuationToken(token);
+                }
+                ListObjectsV2Response r = client.listObjectsV2(rb.build());
+                for (S3Object o : r.contents()) {
+                    String n = o.key().substring(Math.min(prefix.length(), o.key().length()));
+                    if (!n.isEmpty()) {
+                        names.add(n);
+                    }
+                }
+                for (CommonPrefix p : r.commonPrefixes()) {
+                    String n = p.prefix().substring(Math.min(prefix.length(), p.prefix().length()));
+                    n = S3Location.trimSlashes(n);
+                    if (!n.isEmpty()) {
+                        names.add(n);
+                    }
+                }
+                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            } while (token != null);
+        } catch (AbortedException e) {
+            throw interrupted(prefix, e);
+        } catch (SdkException e) {
+            throw error("LIST", prefix, e);
+        }
+        return new ArrayList<>(names);
+    }
+
+    /** 404 for an object; a missing bucket is an error, not a missing object. */
+    static boolean isMissingObject(S3Exception e) {
+        if (e.statusCode() != 404) {
+            return false;
+        }
+        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+        return !"NoSuchBucket".equals(code);
+    }
+
+    private IOException error(String op, String key, SdkException e) {
+        StringBuilder m = new StringBuilder(url(key)).append(": S3 ").append(op).append(" failed: ");
+        if (e instanceof S3Exception s3) {
+            String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+            m.append("HTTP ").append(s3.statusCode());
+            if (code != null) {
+                m.append(' ').append(code);
+            }
+            if (s3.statusCode() == 403) {
+                m.append(" (access denied");
+                m.append(settings.credentials() instanceof S3Credentials.Anonymous
+                        ? "; unsigned request: is the bucket public?)" : ")");
+            }
+            String msg = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorMessage();
+            if (msg != null && !msg.isBlank()) {
+                m.append(": ").append(msg);
+            }
+        } else {
+            m.append(e.getMessage());
+        }
+        m.append(" [").append(settings.describe()).append(']');
+        return new IOException(m.toString(), e);
+    }
+
+    private InterruptedIOException interrupted(String key, Exception e) {
+        InterruptedIOException x = new InterruptedIOException(url(key) + ": S3 request interrupted");
+        x.initCause(e);
+        return x;
+    }
+
+    /** Releases this bucket's hold on the shared client. */
+    @Override
+    public void close() {
+        lease.close();
+    }
+
+    @Override
+    public String toString() {
+        return "S3Bucket[" + settings.location().url("") + "]";
+    }
+
+    /** HTTP 416: a range starting at or after the end of the object. */
+    private static final class RangeNotSatisfiable extends IOException {
+        private static final long serialVersionUID = 1L;
+    }
+}

@@ -1,0 +1,99 @@
+package io.nczarr.s3;
+
+import java.io.Closeable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Shares S3 clients (and so their connection pools) between open datasets: one client per
+ * {@link S3ClientSpec} (endpoint, region, credentials, tuning), reference counted, closed when
+ * the last {@link Lease} on it is closed. Thread-safe.
+ */
+public final class S3ClientPool {
+
+    private static final S3ClientPool SHARED = new S3ClientPool(S3ClientFactory::create);
+
+    private final Function<S3ClientSpec, S3Client> factory;
+    private final Map<S3ClientSpec, Entry> clients = new HashMap<>();
+
+    private static final class Entry {
+        final S3Client client;
+        int users;
+
+        Entry(S3Client client) {
+            this.client = client;
+        }
+    }
+
+    public S3ClientPool(Function<S3ClientSpec, S3Client> factory) {
+        this.factory = factory;
+    }
+
+    /** The process-wide pool. */
+    public static S3ClientPool shared() {
+        return SHARED;
+    }
+
+    /** A client for the spec, created on first use; close the lease when done. */
+    public synchronized Lease acquire(S3ClientSpec spec) {
+        Entry e = clients.get(spec);
+        if (e == null) {
+            e = new Entry(factory.apply(spec));
+            clients.put(spec, e);
+        }
+        e.users++;
+        return new Lease(spec, e.client);
+    }
+
+    private synchronized void release(S3ClientSpec spec) {
+        Entry e = clients.get(spec);
+        if (e != null && --e.users == 0) {
+            clients.remove(spec);
+            e.client.close();
+        }
+    }
+
+    /** How many clients are open now. */
+    public synchronized int openClients() {
+        return clients.size();
+    }
+
+    /** How many leases are open on the client for a spec. */
+    public synchronized int users(S3ClientSpec spec) {
+        Entry e = clients.get(spec);
+        return e == null ? 0 : e.users;
+    }
+
+    /** One user's hold on a shared client. Closing it twice is harmless. */
+    public final class Lease implements Closeable {
+        private final S3ClientSpec spec;
+        private final S3Client client;
+        private boolean closed;
+
+        private Lease(S3ClientSpec spec, S3Client client) {
+            this.spec = spec;
+            this.client = client;
+        }
+
+        public S3Client client() {
+            return client;
+        }
+
+        public S3ClientSpec spec() {
+            return spec;
+        }
+
+        @Override
+        public void close() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+            }
+            release(spec);
+        }
+    }
+}
