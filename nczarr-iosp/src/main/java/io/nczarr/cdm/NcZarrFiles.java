@@ -56,14 +56,14 @@ public final class NcZarrFiles {
     /**
      * {@code #mode=bytes}: one netCDF file read with cdm's own readers. Remote URLs go through
      * {@link ByteRangeFiles} (configured by the {@code nczarr.bytes.*} system properties), which
-     * picks the backend by scheme: http/https now; s3 is reported as not supported yet there. A
-     * local path needs no byte ranges and is opened directly.
+     * picks the backend: S3 requests for {@code s3://} and for http(s) URLs with {@code s3} mode or
+     * an {@code aws.profile}, plain HTTP ranges otherwise. A local path is opened directly.
      */
     private static NetcdfFile openBytes(DatasetUrl url, String location) throws IOException {
         if ("file".equals(url.scheme())) {
             return NetcdfFile.open(url.localPath().toString());
         }
-        return ByteRangeFiles.open(url.uri(), location);
+        return ByteRangeFiles.open(url.uri(), url.parameters(), location);
     }
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */

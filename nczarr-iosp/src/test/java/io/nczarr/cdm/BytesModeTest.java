@@ -103,11 +103,25 @@ class BytesModeTest {
         assertTrue(e.getMessage().contains(url("missing.nc")), e.getMessage());
     }
 
+    /** mode=bytes on an S3 object through the user's entry point, signed and anonymous. */
     @Test
-    void s3BytesIsNotYetSupported() {
-        IOException e = assertThrows(IOException.class,
-                () -> NcZarrFiles.open("s3://noaa-goes16/ABI-L1b-RadC/x.nc#mode=bytes"));
-        assertTrue(e.getMessage().contains("s3://noaa-goes16/ABI-L1b-RadC/x.nc")
-                && e.getMessage().contains("not supported yet"), e.getMessage());
+    void s3ObjectsOpenThroughNcZarrFiles() throws IOException {
+        io.nczarr.testing.LocalS3 s3 = io.nczarr.testing.LocalS3.get();
+        s3.server.createBucket("bytes");
+        s3.server.put("bytes", "dir/nc4.nc", java.nio.file.Files.readAllBytes(dir.resolve("nc4.nc")));
+        String signed = s3.signed.endpoint() + "/bytes/dir/nc4.nc#mode=bytes,s3&aws.profile="
+                + io.nczarr.testing.LocalS3.PROFILE;
+        String anonymous = s3.anonymous.endpoint() + "/bytes/dir/nc4.nc#mode=bytes&aws.profile=none";
+        for (String loc : List.of(signed, anonymous)) {
+            try (NetcdfFile remote = NcZarrFiles.open(loc);
+                 NetcdfFile local = NetcdfFile.open(dir.resolve("nc4.nc").toString())) {
+                assertEquals(local.getFileTypeId(), remote.getFileTypeId(), loc);
+                for (Variable lv : local.getVariables()) {
+                    Variable rv = remote.findVariable(lv.getFullNameEscaped());
+                    assertNotNull(rv, loc + " " + lv.getFullName());
+                    assertEquals(lv.read().toString(), rv.read().toString(), loc + " " + lv.getFullName());
+                }
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.nczarr.raf;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;
+import java.util.Map;
 import ucar.nc2.NetcdfFile;
 
 /**
@@ -14,33 +15,54 @@ public final class ByteRangeFiles {
     private ByteRangeFiles() {
     }
 
+    /** The source for a URL without fragment keys: http/https as plain HTTP, s3 with the default profile. */
+    public static RangeSource openSource(URI uri, ByteRangeConfig config) throws IOException {
+        return openSource(uri, Map.of(), config);
+    }
+
     /**
-     * The source for a URL: the one place that maps a scheme to a backend.
+     * The source for a URL: the one place that maps a URL to a backend. {@code s3://} URLs, and
+     * http/https URLs whose fragment asks for S3 ({@code mode=...,s3}, {@code aws.profile},
+     * {@code awsprofile}), use S3 requests with profiles, regions and signing; other http/https
+     * URLs use plain HTTP range requests (public objects, presigned URLs, THREDDS fileServer).
      *
      * @param uri the object's URL without fragment
+     * @param fragment the fragment keys (lower case), e.g. {@code mode}, {@code aws.profile}
      * @throws IOException for a scheme without a backend
      */
-    public static RangeSource openSource(URI uri, ByteRangeConfig config) throws IOException {
+    public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config)
+            throws IOException {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         switch (scheme) {
             case "http":
             case "https":
+                if (wantsS3(fragment)) {
+                    return S3RangeSource.open(uri, fragment);
+                }
                 try {
                     return HttpRangeSource.open(uri, config);
                 } catch (IllegalArgumentException e) {
                     throw new IOException(e.getMessage(), e);
                 }
             case "s3":
-                // TODO(S3 backend): return an S3RangeSource built from io.nczarr.s3's URL parsing, profiles,
-                // regions and shared clients (GetObject with Range bytes=a-b, length from HeadObject or the
-                // first GetObject's Content-Range, as HttpRangeSource does).
-                throw new IOException(HttpRangeSource.redact(uri) + "#mode=bytes: s3:// URLs are not supported yet"
-                        + " in mode=bytes; for a public object use its https:// URL"
-                        + " (https://BUCKET.s3.REGION.amazonaws.com/KEY#mode=bytes), or a presigned https:// URL");
+                return S3RangeSource.open(uri, fragment);
             default:
                 throw new IOException(HttpRangeSource.redact(uri) + ": mode=bytes reads http, https"
-                        + " (and later s3) URLs, not '" + scheme + "'");
+                        + " and s3 URLs, not '" + scheme + "'");
         }
+    }
+
+    private static boolean wantsS3(Map<String, String> fragment) {
+        if (fragment.containsKey("aws.profile") || fragment.containsKey("awsprofile")) {
+            return true;
+        }
+        String mode = fragment.getOrDefault("mode", "");
+        for (String f : mode.split(",")) {
+            if (f.trim().equalsIgnoreCase("s3")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The byte-range file for a URL, configured from the {@code nczarr.bytes.*} system properties. */
@@ -62,6 +84,12 @@ public final class ByteRangeFiles {
      */
     public static NetcdfFile open(URI uri, String location) throws IOException {
         return open(uri, location, config());
+    }
+
+    /** Opens the netCDF file at a URL whose fragment keys choose the backend (see {@link #openSource}). */
+    public static NetcdfFile open(URI uri, Map<String, String> fragment, String location) throws IOException {
+        ByteRangeConfig config = config();
+        return open(BlockCacheRandomAccessFile.open(openSource(uri, fragment, config), config), location);
     }
 
     public static NetcdfFile open(URI uri, String location, ByteRangeConfig config) throws IOException {

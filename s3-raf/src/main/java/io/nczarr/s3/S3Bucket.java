@@ -93,6 +93,98 @@ public final class S3Bucket implements Closeable {
         return b;
     }
 
+    /**
+     * What one ranged read found: the bytes copied and the object's total length from the
+     * response's {@code Content-Range} ({@code -1} if the server did not say).
+     */
+    public record RangeRead(int bytes, long objectLength) {
+    }
+
+    /**
+     * Reads {@code len} bytes at {@code offset} of one object into {@code buf[off..]} with a single
+     * ranged GET ({@code Range: bytes=offset-(offset+len-1)}, inclusive end). The response must
+     * start at {@code offset} and hold exactly the bytes up to {@code min(offset+len, length)}:
+     * anything shorter is an error, never zeros.
+     *
+     * @return the bytes read ({@code -1} when {@code offset} is at or past the end) and the length
+     * @throws java.io.FileNotFoundException when the object does not exist
+     */
+    public RangeRead readRange(String key, long offset, byte[] buf, int off, int len) throws IOException {
+        if (offset < 0 || len <= 0 || off < 0 || off + len > buf.length) {
+            throw new IllegalArgumentException("bad range " + offset + "+" + len);
+        }
+        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key)
+                .range("bytes=" + offset + "-" + (offset + len - 1)).build();
+        try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
+            GetObjectResponse r = in.response();
+            long total = -1;
+            long start = offset;
+            String cr = r.contentRange();
+            if (cr != null) {
+                // "bytes a-b/total"
+                java.util.regex.Matcher m = CONTENT_RANGE.matcher(cr.trim());
+                if (!m.matches()) {
+                    throw new IOException(url(key) + ": unexpected Content-Range '" + cr + "'");
+                }
+                start = Long.parseLong(m.group(1));
+                total = m.group(3).equals("*") ? -1 : Long.parseLong(m.group(3));
+            } else if (offset != 0) {
+                throw new IOException(url(key) + ": the server ignored the byte range (no Content-Range)");
+            }
+            if (start != offset) {
+                throw new IOException(url(key) + ": asked for bytes from " + offset + ", got bytes from " + start);
+            }
+            long avail = total >= 0 ? Math.min(len, total - offset) : len;
+            Long declared = r.contentLength();
+            if (declared != null && declared > len) {
+                in.abort();
+                throw new IOException(url(key) + ": " + declared + " bytes returned for a range of " + len);
+            }
+            int n = in.readNBytes(buf, off, (int) avail);
+            if (n != avail) {
+                throw new IOException(url(key) + ": short read at offset " + offset + ": " + n + " of " + avail
+                        + " bytes");
+            }
+            return new RangeRead(n, total);
+        } catch (S3Exception e) {
+            if (isMissingObject(e)) {
+                throw new java.io.FileNotFoundException(url(key) + ": no such object [" + settings.describe() + "]");
+            }
+            if (e.statusCode() == 416) {
+                return new RangeRead(-1, -1);
+            }
+            throw error("GET", key, e);
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("GET", key, e);
+        }
+    }
+
+    /** The object's length with one HEAD (used only when a length is needed before any read). */
+    public long length(String key) throws IOException {
+        try {
+            Long n = client.headObject(software.amazon.awssdk.services.s3.model.HeadObjectRequest.builder()
+                    .bucket(bucket()).key(key).build()).contentLength();
+            if (n == null) {
+                throw new IOException(url(key) + ": HEAD gave no Content-Length");
+            }
+            return n;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new java.io.FileNotFoundException(url(key) + ": no such object [" + settings.describe() + "]");
+            }
+            throw error("HEAD", key, e);
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("HEAD", key, e);
+        }
+    }
+
+    private static final java.util.regex.Pattern CONTENT_RANGE =
+            java.util.regex.Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
+
     private Optional<byte[]> fetch(String key, GetObjectRequest req, long maxBytes) throws IOException {
         try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
             Long declared = in.response().contentLength();

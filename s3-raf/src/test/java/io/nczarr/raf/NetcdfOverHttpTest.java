@@ -181,12 +181,4 @@ class NetcdfOverHttpTest {
                 () -> ByteRangeFiles.open(server.uri("/nope.nc"), server.url("/nope.nc#mode=bytes")));
         assertTrue(e.getMessage().contains(server.url("/nope.nc")) && e.getMessage().contains("404"), e.getMessage());
     }
-
-    @Test
-    void s3UrlsAreNotYetSupported() {
-        IOException e = assertThrows(IOException.class,
-                () -> ByteRangeFiles.openSource(java.net.URI.create("s3://bucket/key.nc"), ByteRangeConfig.defaults()));
-        assertTrue(e.getMessage().contains("s3://bucket/key.nc") && e.getMessage().contains("not supported yet"),
-                e.getMessage());
-    }
 }
