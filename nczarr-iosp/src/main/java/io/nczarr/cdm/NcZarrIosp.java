@@ -2,6 +2,7 @@ package io.nczarr.cdm;
 
 import io.nczarr.chunk.ChunkReader;
 import io.nczarr.chunk.ReadPool;
+import io.nczarr.chunk.ReadProgress;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.meta.Attr;
 import io.nczarr.meta.DatasetModel;
@@ -43,10 +44,14 @@ import ucar.unidata.io.RandomAccessFile;
  */
 public class NcZarrIosp extends AbstractIOServiceProvider {
 
-    /** {@code sendIospMessage(MESSAGE_MODEL)} returns the {@link DatasetModel}. */
+    /**
+     * {@code sendIospMessage(MESSAGE_MODEL)} returns the {@link DatasetModel};
+     * {@code sendIospMessage(ReadProgress)} reports chunk completion of every later read.
+     */
     public static final String MESSAGE_MODEL = "nczarr.model";
 
     private Store store;
+    private final List<ChunkReader> readers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private DatasetModel model;
     private CodecRegistry codecs = CodecRegistry.standard();
 
@@ -190,6 +195,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 // an unknown codec or a bad codec parameter fails the open, naming the variable
                 reader.checkCodecs();
                 v.setSPobject(reader);
+                readers.add(reader);
                 g.addVariable(v);
             }
             int i = 0;
@@ -221,6 +227,10 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     public Object sendIospMessage(Object message) {
         if (MESSAGE_MODEL.equals(message)) {
             return model;
+        }
+        if (message instanceof ReadProgress p) {
+            readers.forEach(r -> r.setProgress(p));
+            return Boolean.TRUE;
         }
         return super.sendIospMessage(message);
     }

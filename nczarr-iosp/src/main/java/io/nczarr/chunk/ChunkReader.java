@@ -36,6 +36,7 @@ public final class ChunkReader {
     private final int[] chunkStrides;
     private final int chunkElements;
     private volatile List<Codec> pipeline;
+    private volatile ReadProgress progress;
 
     /**
      * @param executor runs chunk fetch+decode tasks in parallel; {@code null} = the calling thread only
@@ -68,6 +69,11 @@ public final class ChunkReader {
 
     public VarModel variable() {
         return var;
+    }
+
+    /** Reports chunk completion of later reads to {@code p} ({@code null} = nobody). */
+    public void setProgress(ReadProgress p) {
+        this.progress = p;
     }
 
     /** An empty primitive array for {@code n} elements of a netCDF type. */
@@ -174,15 +180,27 @@ public final class ChunkReader {
     }
 
     private void run(List<ChunkTask> tasks) throws IOException {
+        ReadProgress p = progress;
+        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        long total = tasks.size();
         if (executor == null || tasks.size() == 1) {
             for (ChunkTask t : tasks) {
                 t.call();
+                if (p != null) {
+                    p.chunksDone(var.name(), done.incrementAndGet(), total);
+                }
             }
             return;
         }
         List<Future<Void>> futures = new ArrayList<>(tasks.size());
         for (ChunkTask t : tasks) {
-            futures.add(executor.submit(t));
+            futures.add(executor.submit(() -> {
+                t.call();
+                if (p != null) {
+                    p.chunksDone(var.name(), done.incrementAndGet(), total);
+                }
+                return null;
+            }));
         }
         IOException first = null;
         for (Future<Void> f : futures) {

@@ -180,6 +180,35 @@ class SectionReadTest {
     }
 
     @Test
+    void progressCountsEveryChunkOnce() throws IOException {
+        Corpus.Entry e = Corpus.byName("nczarr_shapes");
+        DatasetUrl url = DatasetUrl.parse(e.url());
+        try (Store store = Stores.open(url)) {
+            DatasetModel model = MetadataReader.read(store, url.format(), true);
+            VarModel v = model.root().variables().stream().filter(x -> x.shape().length == 4).findFirst().orElseThrow();
+            for (java.util.concurrent.ExecutorService pool : java.util.Arrays.asList(null, ReadPool.shared())) {
+                ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), pool);
+                java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+                java.util.concurrent.atomic.AtomicLong maxDone = new java.util.concurrent.atomic.AtomicLong();
+                long[] total = new long[1];
+                reader.setProgress((name, done, t) -> {
+                    calls.incrementAndGet();
+                    maxDone.accumulateAndGet(done, Math::max);
+                    total[0] = t;
+                });
+                reader.readAll();
+                long chunks = 1;
+                for (int d = 0; d < 4; d++) {
+                    chunks *= (v.shape()[d] + v.array().chunks()[d] - 1) / v.array().chunks()[d];
+                }
+                assertEquals(chunks, calls.get());
+                assertEquals(chunks, maxDone.get());
+                assertEquals(chunks, total[0]);
+            }
+        }
+    }
+
+    @Test
     void parallelAndSequentialReadsAgree() throws IOException {
         Corpus.Entry e = Corpus.byName("nczarr_shapes");
         DatasetUrl url = DatasetUrl.parse(e.url());

@@ -24,7 +24,7 @@ final class Bench {
     private Bench() {
     }
 
-    static int run(List<String> args, PrintStream out) throws IOException {
+    static int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
         int repeat = 3;
         String url = null;
         List<String> vars = new ArrayList<>();
@@ -42,6 +42,7 @@ final class Bench {
             throw new IllegalArgumentException("bench needs a URL");
         }
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            nc.sendIospMessage(new ConsoleProgress(err));
             DatasetModel model = NcZarrFiles.model(nc);
             List<VarModel> targets = new ArrayList<>();
             collect(model.root(), vars, targets);

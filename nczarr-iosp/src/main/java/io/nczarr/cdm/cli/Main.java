@@ -50,9 +50,9 @@ public final class Main {
                 case "dump":
                     return dump(rest, out, err);
                 case "json":
-                    return json(rest, out);
+                    return json(rest, out, err);
                 case "bench":
-                    return Bench.run(rest, out);
+                    return Bench.run(rest, out, err);
                 case "ls":
                     return Ls.run(rest, out);
                 case "demo":
@@ -100,6 +100,7 @@ public final class Main {
             url = defaultSample();
         }
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            nc.sendIospMessage(new ConsoleProgress(err));
             Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
             NCdumpW.print(nc, w, vars != null ? NCdumpW.WantValues.all : want, false, false, vars, null);
             w.flush();
@@ -110,7 +111,7 @@ public final class Main {
         }
     }
 
-    private static int json(List<String> args, PrintStream out) {
+    private static int json(List<String> args, PrintStream out, PrintStream err) {
         if (args.size() != 1) {
             throw new IllegalArgumentException("json needs exactly one URL");
         }
@@ -118,6 +119,7 @@ public final class Main {
         ObjectNode manifest;
         int rc = 0;
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            nc.sendIospMessage(new ConsoleProgress(err));
             manifest = Manifest.of(nc, nameOf(url));
         } catch (IOException | RuntimeException e) {
             manifest = Manifest.MAPPER.createObjectNode();
