@@ -65,6 +65,19 @@ final class CodecSupport {
     }
 
     /** The array dtype of the config, or the named parameter when present. */
+    /** A filter's {@code dtype} and {@code astype} (astype defaults to dtype); both must be numeric. */
+    record DtypePair(NumpyDtype dtype, NumpyDtype astype) {
+    }
+
+    static DtypePair numericDtypes(CodecConfig c) throws CodecException {
+        NumpyDtype dtype = dtypeParam(c, "dtype");
+        NumpyDtype astype = c.stringParam("astype", null) == null ? dtype : dtypeParam(c, "astype");
+        if (!dtype.isNumeric() || !astype.isNumeric()) {
+            throw new CodecException("codec '" + c.id() + "': numeric dtypes needed, got " + dtype + " / " + astype);
+        }
+        return new DtypePair(dtype, astype);
+    }
+
     static NumpyDtype dtypeParam(CodecConfig c, String name) throws CodecException {
         String s = c.stringParam(name, null);
         if (s == null) {

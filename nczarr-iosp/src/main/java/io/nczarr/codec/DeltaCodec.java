@@ -72,12 +72,9 @@ final class DeltaCodec implements Codec {
 
         @Override
         public Codec create(CodecConfig config) throws CodecException {
-            NumpyDtype dtype = CodecSupport.dtypeParam(config, "dtype");
-            NumpyDtype astype = config.stringParam("astype", null) == null ? dtype
-                    : CodecSupport.dtypeParam(config, "astype");
-            if (!dtype.isNumeric() || !astype.isNumeric()) {
-                throw new CodecException("codec 'delta': numeric dtypes needed, got " + dtype + " / " + astype);
-            }
+            CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
+            NumpyDtype dtype = types.dtype();
+            NumpyDtype astype = types.astype();
             return new DeltaCodec(dtype, astype);
         }
     }

@@ -62,12 +62,9 @@ final class FixedScaleOffsetCodec implements Codec {
 
         @Override
         public Codec create(CodecConfig config) throws CodecException {
-            NumpyDtype dtype = CodecSupport.dtypeParam(config, "dtype");
-            NumpyDtype astype = config.stringParam("astype", null) == null ? dtype
-                    : CodecSupport.dtypeParam(config, "astype");
-            if (!dtype.isNumeric() || !astype.isNumeric()) {
-                throw new CodecException("codec 'fixedscaleoffset': numeric dtypes needed");
-            }
+            CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
+            NumpyDtype dtype = types.dtype();
+            NumpyDtype astype = types.astype();
             double scale = config.doubleParam("scale", Double.NaN);
             double offset = config.doubleParam("offset", Double.NaN);
             if (Double.isNaN(scale) || Double.isNaN(offset)) {

@@ -1,17 +1,12 @@
 package io.nczarr.cdm;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.cli.Manifest;
 import io.nczarr.testing.Corpus;
+import io.nczarr.testing.ManifestCompare;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,17 +64,6 @@ class CorpusConformanceTest {
     }
 
     private void check(Corpus.Entry e) throws Exception {
-        Path actual = tmp.resolve(e.name() + ".actual.json");
-        Manifest.MAPPER.writerWithDefaultPrettyPrinter().writeValue(actual.toFile(), manifest(e));
-        Path compare = Corpus.corpusDir().resolve("../conformance/compare.py").normalize();
-        Process p = new ProcessBuilder(List.of("python3", compare.toString(), e.expected().toString(), actual.toString()))
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "compare.py timed out");
-        String[] lines = out.strip().split("\n");
-        String summary = lines[lines.length - 1];
-        assertEquals(0, p.exitValue(), e.name() + ": " + summary + "\n" + out
-                + "\nactual manifest: " + Files.readString(actual));
-        assertTrue(summary.matches("\\d+ passed, 0 failed"), summary);
+        ManifestCompare.assertConforms(e, manifest(e), tmp, "local");
     }
 }

@@ -37,6 +37,24 @@ class SectionReadTest {
                 "nczarr_scalars", "zarr_scalar_attrs");
     }
 
+    /** A corpus dataset's store and model, closed together. */
+    record Opened(Store store, DatasetModel model) implements AutoCloseable {
+        VarModel rootVariable(java.util.function.Predicate<VarModel> which) {
+            return model.root().variables().stream().filter(which).findFirst().orElseThrow();
+        }
+
+        @Override
+        public void close() throws IOException {
+            store.close();
+        }
+    }
+
+    static Opened open(String corpusName) throws IOException {
+        DatasetUrl url = DatasetUrl.parse(Corpus.byName(corpusName).url());
+        Store store = Stores.open(url);
+        return new Opened(store, MetadataReader.read(store, url.format(), url.useXarrayDimensions()));
+    }
+
     static List<VarModel> variables(GroupModel g) {
         List<VarModel> out = new ArrayList<>(g.variables());
         g.groups().forEach(c -> out.addAll(variables(c)));
@@ -46,12 +64,10 @@ class SectionReadTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("datasets")
     void randomSectionsMatchWholeRead(String name) throws IOException {
-        Corpus.Entry e = Corpus.byName(name);
-        DatasetUrl url = DatasetUrl.parse(e.url());
         Random rnd = new Random(42);
-        try (Store store = Stores.open(url)) {
-            DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
-            for (VarModel v : variables(model.root())) {
+        try (Opened o = open(name)) {
+            Store store = o.store();
+            for (VarModel v : variables(o.model().root())) {
                 ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), null);
                 try {
                     reader.checkCodecs();
@@ -153,12 +169,9 @@ class SectionReadTest {
     @Test
     void aSectionFetchesOnlyTheChunksItTouches() throws IOException {
         // nczarr_shapes /v4d: shape [3, 4, 5, 6], chunks [2, 3, 2, 4]
-        Corpus.Entry e = Corpus.byName("nczarr_shapes");
-        DatasetUrl url = DatasetUrl.parse(e.url());
-        try (Store base = Stores.open(url)) {
-            DatasetModel model = MetadataReader.read(base, url.format(), true);
-            VarModel v = model.root().variables().stream().filter(x -> x.shape().length == 4).findFirst().orElseThrow();
-            CountingStore store = new CountingStore(base);
+        try (Opened o = open("nczarr_shapes")) {
+            VarModel v = o.rootVariable(x -> x.shape().length == 4);
+            CountingStore store = new CountingStore(o.store());
             ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), null);
             int[] c = v.array().chunks();
             // one element in the last chunk of every dimension
@@ -181,11 +194,9 @@ class SectionReadTest {
 
     @Test
     void progressCountsEveryChunkOnce() throws IOException {
-        Corpus.Entry e = Corpus.byName("nczarr_shapes");
-        DatasetUrl url = DatasetUrl.parse(e.url());
-        try (Store store = Stores.open(url)) {
-            DatasetModel model = MetadataReader.read(store, url.format(), true);
-            VarModel v = model.root().variables().stream().filter(x -> x.shape().length == 4).findFirst().orElseThrow();
+        try (Opened o = open("nczarr_shapes")) {
+            Store store = o.store();
+            VarModel v = o.rootVariable(x -> x.shape().length == 4);
             for (java.util.concurrent.ExecutorService pool : java.util.Arrays.asList(null, ReadPool.shared())) {
                 ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), pool);
                 java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
@@ -210,11 +221,9 @@ class SectionReadTest {
 
     @Test
     void parallelAndSequentialReadsAgree() throws IOException {
-        Corpus.Entry e = Corpus.byName("nczarr_shapes");
-        DatasetUrl url = DatasetUrl.parse(e.url());
-        try (Store store = Stores.open(url)) {
-            DatasetModel model = MetadataReader.read(store, url.format(), true);
-            for (VarModel v : model.root().variables()) {
+        try (Opened o = open("nczarr_shapes")) {
+            Store store = o.store();
+            for (VarModel v : o.model().root().variables()) {
                 Object seq = new ChunkReader(store, v, CodecRegistry.standard(), null).readAll();
                 Object par = new ChunkReader(store, v, CodecRegistry.standard(), ReadPool.shared()).readAll();
                 assertTrue(java.util.Objects.deepEquals(seq, par), v.name());
@@ -224,11 +233,9 @@ class SectionReadTest {
 
     @Test
     void fortranOrderChunksAreTransposed() throws IOException {
-        Corpus.Entry e = Corpus.byName("zarr_dtypes");
-        DatasetUrl url = DatasetUrl.parse(e.url());
-        try (Store store = Stores.open(url)) {
-            DatasetModel model = MetadataReader.read(store, url.format(), true);
-            VarModel f = model.root().variables().stream().filter(x -> x.name().equals("order_F_2d")).findFirst().orElseThrow();
+        try (Opened o = open("zarr_dtypes")) {
+            Store store = o.store();
+            VarModel f = o.rootVariable(x -> x.name().equals("order_F_2d"));
             assertTrue(f.array().fortranOrder());
             Object whole = new ChunkReader(store, f, CodecRegistry.standard(), null).readAll();
             // written by zarr-python as np.arange(n).reshape(shape): C-order values 0, 1, 2, ...
