@@ -329,20 +329,24 @@ public final class ChunkReader {
         boolean vlen = et.layout() == ElementType.Layout.VLEN_UTF8;
         long expected = (long) chunkElements * et.itemSize();
         List<Codec> steps = pipeline();
-        boolean transformed = false;
+        boolean inScratch = false;
         for (int i = 0; i < steps.size(); i++) {
-            int limit;
+            Codec step = steps.get(i);
             if (vlen) {
-                limit = MAX_VLEN_CHUNK_BYTES;
-            } else if (i == steps.size() - 1) {
-                limit = (int) expected;
+                data = step.decode(data, MAX_VLEN_CHUNK_BYTES);
+            } else if (i == steps.size() - 1 && expected <= MAX_SCRATCH_BYTES) {
+                // the last step decodes into this thread's reusable buffer when the size is right
+                byte[] scratch = scratch((int) expected);
+                data = step.decodeInto(data, scratch, (int) expected);
+                inScratch = data == scratch;
             } else {
                 // intermediate steps (before astype/delta/fixedscaleoffset...) may be wider
-                limit = (int) Math.min(Integer.MAX_VALUE - 16L, Math.max(expected, 8L * chunkElements));
+                int limit = i == steps.size() - 1 ? (int) expected
+                        : (int) Math.min(Integer.MAX_VALUE - 16L, Math.max(expected, 8L * chunkElements));
+                data = step.decode(data, limit);
             }
-            data = steps.get(i).decode(data, limit);
-            transformed = true;
         }
+        int size = inScratch ? (int) expected : data.length;
         if (vlen) {
             try {
                 return StringChunk.parse(data, et, chunkElements);
@@ -350,15 +354,35 @@ public final class ChunkReader {
                 throw new IOException(where(key) + e.getMessage());
             }
         }
-        if (data.length != expected) {
-            throw new IOException(where(key) + (transformed
-                    ? "decodes to " + data.length + " bytes, " + expected + " expected"
-                    : "has " + data.length + " bytes, " + expected + " expected (truncated or wrong chunk size)"));
+        if (size != expected) {
+            throw new IOException(where(key) + (!steps.isEmpty()
+                    ? "decodes to " + size + " bytes, " + expected + " expected"
+                    : "has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)"));
         }
         if (et.layout() == ElementType.Layout.NUMERIC) {
             return new NumericChunk(data, et.order());
         }
         return StringChunk.parse(data, et, chunkElements);
+    }
+
+    /** Largest decode buffer kept per thread for reuse; bigger chunks get a fresh array each. */
+    static final int MAX_SCRATCH_BYTES = 256 << 20;
+
+    /**
+     * This thread's reusable decode buffer, at least {@code len} bytes. A decoded chunk lives in it
+     * only while its task copies it out, before the thread decodes anything else. Soft, so idle
+     * threads' buffers can be reclaimed.
+     */
+    private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
+
+    private static byte[] scratch(int len) {
+        java.lang.ref.SoftReference<byte[]> ref = SCRATCH.get();
+        byte[] b = ref == null ? null : ref.get();
+        if (b == null || b.length < len) {
+            b = new byte[len];
+            SCRATCH.set(new java.lang.ref.SoftReference<>(b));
+        }
+        return b;
     }
 
     private String where() {

@@ -31,6 +31,16 @@ final class BloscCodec implements Codec {
 
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
+        return decode(in, maxDecodedBytes, null);
+    }
+
+    @Override
+    public byte[] decodeInto(byte[] in, byte[] out, int len) throws CodecException {
+        return decode(in, len, out);
+    }
+
+    /** Decodes into {@code reuse} when the frame holds exactly {@code maxDecodedBytes} bytes and reuse is big enough. */
+    private byte[] decode(byte[] in, int maxDecodedBytes, byte[] reuse) throws CodecException {
         if (in.length < HEADER) {
             throw new CodecException("blosc: frame is truncated (" + in.length + " bytes, header needs 16)");
         }
@@ -56,7 +66,8 @@ final class BloscCodec implements Codec {
         if (typesize == 0) {
             throw new CodecException("blosc: corrupt header (typesize 0)");
         }
-        byte[] out = new byte[(int) nbytes];
+        byte[] out = reuse != null && nbytes == maxDecodedBytes && reuse.length >= nbytes ? reuse
+                : new byte[(int) nbytes];
         if (nbytes == 0) {
             return out;
         }

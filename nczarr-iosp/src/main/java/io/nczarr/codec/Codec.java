@@ -19,4 +19,17 @@ public interface Codec {
      * @return the decoded bytes
      */
     byte[] decode(byte[] encoded, int maxDecodedBytes) throws IOException;
+
+    /**
+     * Decodes a chunk whose decoded size should be exactly {@code len} bytes, into a buffer the
+     * caller reuses from chunk to chunk (saving the allocation and first touch of a fresh array
+     * per chunk). Returns {@code out} when the result is exactly {@code len} bytes, now in
+     * {@code out[0..len)}; otherwise a new array with whatever the data decodes to (the caller
+     * reports a wrong size). The default decodes into a new array.
+     *
+     * @param out a buffer of at least {@code len} bytes; its contents past {@code len} are unspecified
+     */
+    default byte[] decodeInto(byte[] encoded, byte[] out, int len) throws IOException {
+        return decode(encoded, len);
+    }
 }

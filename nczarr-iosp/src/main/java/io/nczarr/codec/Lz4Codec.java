@@ -29,6 +29,18 @@ final class Lz4Codec implements Codec {
         return out;
     }
 
+    @Override
+    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        if (encoded.length < 4 || (CodecSupport.le32(encoded, 0) & 0xFFFFFFFFL) != len) {
+            return decode(encoded, len);
+        }
+        int n = block("lz4", encoded, 4, encoded.length - 4, out, 0, len);
+        if (n != len) {
+            throw new CodecException("lz4: header declares " + len + " bytes but the block holds " + n);
+        }
+        return out;
+    }
+
     /** Decompresses one raw LZ4 block; malformed input is a CodecException. */
     static int block(String id, byte[] src, int off, int len, byte[] dst, int dstOff, int maxLen)
             throws CodecException {

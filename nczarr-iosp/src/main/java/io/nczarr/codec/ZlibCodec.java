@@ -20,6 +20,36 @@ final class ZlibCodec implements Codec {
         return inflate(id, encoded, 0, encoded.length, nowrap, maxDecodedBytes);
     }
 
+    @Override
+    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        Inflater inf = new Inflater(nowrap);
+        try {
+            inf.setInput(encoded, 0, encoded.length);
+            int n = 0;
+            while (!inf.finished() && n < len) {
+                int k = inf.inflate(out, n, len - n);
+                n += k;
+                if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
+                    throw stall(id, inf);
+                }
+            }
+            if (!inf.finished()) {
+                // full: the stream may only end here (its trailer needs no output space)
+                if (inf.inflate(new byte[1]) > 0) {
+                    throw new CodecException(id + ": decoded data exceeds the expected " + len + " bytes");
+                }
+                if (!inf.finished()) {
+                    throw stall(id, inf);
+                }
+            }
+            return n == len ? out : Arrays.copyOf(out, n);
+        } catch (DataFormatException e) {
+            throw new CodecException(id + ": corrupt compressed data (" + e.getMessage() + ")", e);
+        } finally {
+            inf.end();
+        }
+    }
+
     /** Inflates one stream; the output may not pass {@code limit} bytes. */
     static byte[] inflate(String id, byte[] in, int off, int len, boolean nowrap, int limit) throws CodecException {
         Inflater inf = new Inflater(nowrap);

@@ -18,6 +18,35 @@ final class ZstdCodec implements Codec {
         }
     }
 
+    @Override
+    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        long declared;
+        try {
+            declared = encoded.length < 4 ? -1 : Zstd.getFrameContentSize(encoded, 0, encoded.length);
+        } catch (RuntimeException | LinkageError e) {
+            declared = -1;
+        }
+        if (declared != len) {
+            return decode(encoded, len);
+        }
+        long r;
+        try {
+            r = Zstd.decompressByteArray(out, 0, len, encoded, 0, encoded.length);
+        } catch (ZstdException e) {
+            // e.g. more frames follow: the general path sorts it out, bounded by len
+            return decode(encoded, len);
+        } catch (LinkageError e) {
+            throw new CodecException("zstd: zstd-jni native library is not available (" + e + ")", e);
+        }
+        if (Zstd.isError(r)) {
+            throw new CodecException("zstd: corrupt or truncated data (" + Zstd.getErrorName(r) + ")");
+        }
+        if (r != declared) {
+            throw new CodecException("zstd: frame declares " + declared + " bytes but holds " + r);
+        }
+        return out;
+    }
+
     private byte[] decode0(byte[] encoded, int maxDecodedBytes) throws CodecException {
         if (encoded.length < 4) {
             throw new CodecException("zstd: compressed data is truncated (" + encoded.length + " bytes)");

@@ -67,6 +67,12 @@ class CodecFixtureTest {
         byte[] decoded = codec.decode(encoded, expected);
         assertEquals(expected, decoded.length, "decoded size");
         assertEquals(c.get("decoded_sha256").asText(), TestSupport.sha256(decoded), "decoded sha256");
+        // the reader's path: into a reused, larger buffer holding garbage from an earlier chunk
+        byte[] reused = new byte[expected + 37];
+        java.util.Arrays.fill(reused, (byte) 0x5a);
+        byte[] into = codec.decodeInto(encoded, reused, expected);
+        byte[] result = into == reused ? java.util.Arrays.copyOf(reused, expected) : into;
+        assertEquals(c.get("decoded_sha256").asText(), TestSupport.sha256(result), "decodeInto sha256");
     }
 
     @Test
