@@ -26,6 +26,20 @@ import org.xerial.snappy.Snappy;
 final class BloscCodec implements Codec {
 
     static final int HEADER = 16;
+
+    /** Per-thread block buffer for the shuffled streams (blocks are at most a few MB). */
+    private static final ThreadLocal<byte[]> BLOCK = new ThreadLocal<>();
+
+    private static byte[] blockBuffer(int size) {
+        byte[] b = BLOCK.get();
+        if (b == null || b.length < size) {
+            b = new byte[size];
+            if (size <= (16 << 20)) {
+                BLOCK.set(b);
+            }
+        }
+        return b;
+    }
     private static final int MAX_SPLITS = 16;
     private static final int MIN_BUFFERSIZE = 128;
 
@@ -92,7 +106,7 @@ final class BloscCodec implements Codec {
         boolean byteShuffle = (flags & 0x01) != 0 && typesize > 1;
         boolean bitShuffle = (flags & 0x04) != 0;
         boolean dontSplit = (flags & 0x10) != 0;
-        byte[] tmp = byteShuffle || bitShuffle ? new byte[bs] : null;
+        byte[] tmp = byteShuffle || bitShuffle ? blockBuffer(bs) : null;
         for (int j = 0; j < nblocks; j++) {
             int dstOff = (int) ((long) j * blocksize);
             int bsize = (int) Math.min(blocksize, nbytes - dstOff);
