@@ -1,8 +1,5 @@
 package io.nczarr.codec;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import com.github.luben.zstd.Zstd;
 import java.io.IOException;
 import org.xerial.snappy.Snappy;
@@ -209,22 +206,19 @@ final class BloscCodec implements Codec {
         return r.length;
     }
 
-    private static final VarHandle SHORT_LE = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
     /**
      * Inverse of the byte shuffle: byte i of element j lives at {@code i * (n / ts) + j}; leftover
-     * bytes are unshuffled. Element sizes 2, 4 and 8 assemble whole elements and store them at
-     * once (this loop dominates blosc decoding of shuffled data).
+     * bytes are unshuffled. Element sizes 2, 4 and 8 write each element's bytes in sequence from
+     * the ts input rows (measured fastest here; this loop dominates decoding shuffled blosc data).
      */
     static void unshuffle(int ts, int size, byte[] src, int sOff, byte[] dst, int dOff) {
         int count = size / ts;
         switch (ts) {
             case 2: {
                 int r1 = sOff + count;
-                for (int j = 0; j < count; j++) {
-                    SHORT_LE.set(dst, dOff + 2 * j, (short) ((src[sOff + j] & 0xff) | (src[r1 + j] << 8)));
+                for (int j = 0, d = dOff; j < count; j++, d += 2) {
+                    dst[d] = src[sOff + j];
+                    dst[d + 1] = src[r1 + j];
                 }
                 break;
             }
@@ -232,19 +226,31 @@ final class BloscCodec implements Codec {
                 int r1 = sOff + count;
                 int r2 = r1 + count;
                 int r3 = r2 + count;
-                for (int j = 0; j < count; j++) {
-                    INT_LE.set(dst, dOff + 4 * j, (src[sOff + j] & 0xff) | (src[r1 + j] & 0xff) << 8
-                            | (src[r2 + j] & 0xff) << 16 | src[r3 + j] << 24);
+                for (int j = 0, d = dOff; j < count; j++, d += 4) {
+                    dst[d] = src[sOff + j];
+                    dst[d + 1] = src[r1 + j];
+                    dst[d + 2] = src[r2 + j];
+                    dst[d + 3] = src[r3 + j];
                 }
                 break;
             }
             case 8: {
-                for (int j = 0; j < count; j++) {
-                    long v = 0;
-                    for (int i = 7; i >= 0; i--) {
-                        v = v << 8 | (src[sOff + i * count + j] & 0xff);
-                    }
-                    LONG_LE.set(dst, dOff + 8 * j, v);
+                int r1 = sOff + count;
+                int r2 = r1 + count;
+                int r3 = r2 + count;
+                int r4 = r3 + count;
+                int r5 = r4 + count;
+                int r6 = r5 + count;
+                int r7 = r6 + count;
+                for (int j = 0, d = dOff; j < count; j++, d += 8) {
+                    dst[d] = src[sOff + j];
+                    dst[d + 1] = src[r1 + j];
+                    dst[d + 2] = src[r2 + j];
+                    dst[d + 3] = src[r3 + j];
+                    dst[d + 4] = src[r4 + j];
+                    dst[d + 5] = src[r5 + j];
+                    dst[d + 6] = src[r6 + j];
+                    dst[d + 7] = src[r7 + j];
                 }
                 break;
             }
