@@ -156,6 +156,23 @@ class S3DatasetTest {
     }
 
     @Test
+    void openFetchesListedMetadataConcurrentlyWithoutExtraRequests() throws IOException {
+        s3.signed.latency(Duration.ofMillis(20));
+        s3.signed.reset();
+        try (NetcdfFile nc = NcZarrFiles.open(sampleUrl() + "&nczarr.s3.concurrency=1")) {
+            assertEquals(1, s3.signed.maxInFlight(), "one request at a time");
+        }
+        CountingProxy.Counts oneAtATime = s3.signed.counts();
+        s3.signed.reset();
+        try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
+            assertTrue(s3.signed.maxInFlight() > 1, "metadata requests overlap: " + s3.signed.maxInFlight());
+        }
+        CountingProxy.Counts prefetched = s3.signed.counts();
+        assertEquals(oneAtATime.get(), prefetched.get(), "the same objects, no speculative GETs");
+        assertEquals(0, prefetched.list() + prefetched.head());
+    }
+
+    @Test
     void clientsAreSharedAndClosedWithTheLastDataset() throws IOException {
         S3ClientPool pool = S3ClientPool.shared();
         int before = pool.openClients();

@@ -1,0 +1,99 @@
+package io.nczarr.meta;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.Store;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Metadata objects and listings straight from the store, each fetched at most once per open
+ * (readers look at some objects twice, e.g. the root {@code .zgroup}; on S3 every look is a
+ * request). For stores that want requests in flight (S3), {@link #prefetch} fetches the objects a
+ * group lists concurrently, so an open costs a few round trips instead of two per variable.
+ */
+final class StoreMetadata implements MetadataSource {
+
+    /** Threads that prefetch metadata of remote stores (round trips, not CPU). */
+    private static final int PREFETCH_THREADS = 16;
+
+    private static final class Pool {
+        static final ExecutorService PREFETCH = create();
+
+        private static ExecutorService create() {
+            AtomicInteger n = new AtomicInteger();
+            return Executors.newFixedThreadPool(PREFETCH_THREADS, r -> {
+                Thread t = new Thread(r, "nczarr-meta-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    private final Store store;
+    private final boolean remote;
+    private final Map<String, CompletableFuture<Optional<ObjectNode>>> objects = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> listings = new ConcurrentHashMap<>();
+
+    StoreMetadata(Store store) {
+        this.store = store;
+        this.remote = store.preferredConcurrency() > 1;
+    }
+
+    @Override
+    public Optional<ObjectNode> object(String key) throws IOException {
+        CompletableFuture<Optional<ObjectNode>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<ObjectNode>> f = objects.putIfAbsent(key, mine);
+        if (f == null) {
+            fetch(key, mine);
+            f = mine;
+        }
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void prefetch(Collection<String> keys) {
+        if (!remote) {
+            return;
+        }
+        for (String key : keys) {
+            CompletableFuture<Optional<ObjectNode>> mine = new CompletableFuture<>();
+            if (objects.putIfAbsent(key, mine) == null) {
+                Pool.PREFETCH.execute(() -> fetch(key, mine));
+            }
+        }
+    }
+
+    private void fetch(String key, CompletableFuture<Optional<ObjectNode>> into) {
+        try {
+            into.complete(Json.readObject(store, key));
+        } catch (IOException | RuntimeException e) {
+            into.completeExceptionally(e);
+        }
+    }
+
+    @Override
+    public List<String> children(String prefix) throws IOException {
+        List<String> c = listings.get(prefix);
+        if (c == null) {
+            c = List.copyOf(store.list(prefix));
+            listings.put(prefix, c);
+        }
+        return c;
+    }
+}
