@@ -3,12 +3,17 @@ package io.nczarr.store;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import java.io.FileNotFoundException;
 import java.nio.file.Path;
 
 /** Opens the store a {@link DatasetUrl} names. */
 public final class Stores {
     private Stores() {
+    }
+
+    /** " (/abs/path)" when the URL does not already say the path. */
+    private static String where(DatasetUrl url, Path p) {
+        return url.original().contains(p.toString()) ? "" : " (" + p + ")";
     }
 
     public static Store open(DatasetUrl url) throws IOException {
@@ -20,7 +25,7 @@ public final class Stores {
                     p = p.getParent();
                 }
                 if (!Files.exists(p)) {
-                    throw new NoSuchFileException(p.toString(), null, "no such dataset (" + url + ")");
+                    throw new FileNotFoundException(url + ": no such dataset" + where(url, p));
                 }
                 if (!Files.isDirectory(p)) {
                     throw new IOException(url + ": " + p + " is not a directory (for a zip file use mode=...,zip)");
@@ -33,7 +38,7 @@ public final class Stores {
                     throw new IOException(url + ": zip stores must be local files");
                 }
                 if (!Files.isRegularFile(p)) {
-                    throw new NoSuchFileException(p.toString(), null, "no such zip file (" + url + ")");
+                    throw new FileNotFoundException(url + ": no such zip file" + where(url, p));
                 }
                 return new ZipStore(p);
             }

@@ -106,7 +106,9 @@ public final class Main {
             w.flush();
             return 0;
         } catch (IOException | RuntimeException e) {
-            err.println("nczarr: cannot dump " + url + ": " + e.getMessage());
+            String msg = String.valueOf(e.getMessage());
+            // our messages start with the dataset already; others get it added
+            err.println("nczarr: " + (msg.contains(url) ? msg : "cannot dump " + url + ": " + msg));
             return 1;
         }
     }
