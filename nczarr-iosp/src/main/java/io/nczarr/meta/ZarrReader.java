@@ -43,7 +43,17 @@ final class ZarrReader {
         List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, Map.of());
         List<VarModel> vars = new ArrayList<>();
         List<GroupModel> groups = new ArrayList<>();
-        for (String child : meta.children(key)) {
+        List<String> children = meta.children(key);
+        // every child's .zarray is looked at, and .zattrs is read for arrays and groups alike
+        List<String> soon = new ArrayList<>();
+        for (String child : children) {
+            if (!child.startsWith(".")) {
+                soon.add(StoreKeys.join(StoreKeys.join(key, child), ".zarray"));
+                soon.add(StoreKeys.join(StoreKeys.join(key, child), ".zattrs"));
+            }
+        }
+        meta.prefetch(soon);
+        for (String child : children) {
             if (child.startsWith(".")) {
                 continue;
             }
