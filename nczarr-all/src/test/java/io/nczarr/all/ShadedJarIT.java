@@ -70,6 +70,28 @@ class ShadedJarIT {
         }
     }
 
+    /** S3 (AWS SDK, Apache 5 client) works from the shaded jar: a loopback S3 server, unsigned reads. */
+    @Test
+    void readsFromS3() throws Exception {
+        try (io.nczarr.s3.local.LocalS3Server server = io.nczarr.s3.local.LocalS3Server.start("AKIASHADED", "shaded-secret")) {
+            server.upload(corpus().resolve("nczarr/nczarr_groups.file"), "shaded", "ds/nczarr_groups.file");
+            String url = server.anonymousEndpoint() + "/shaded/ds/nczarr_groups.file#mode=nczarr,s3&aws.profile=none";
+            Thread t = Thread.currentThread();
+            ClassLoader saved = t.getContextClassLoader();
+            try (URLClassLoader app = application()) {
+                t.setContextClassLoader(app);
+                Class<?> files = app.loadClass("io.nczarr.cdm.NcZarrFiles");
+                try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
+                    Object v = nc.getClass().getMethod("findVariable", String.class).invoke(nc, "forecast/temp");
+                    Object data = v.getClass().getMethod("read").invoke(v);
+                    assertEquals(60L, data.getClass().getMethod("getSize").invoke(data));
+                }
+            } finally {
+                t.setContextClassLoader(saved);
+            }
+        }
+    }
+
     @Test
     void clashingLibrariesAreRelocated() throws Exception {
         try (JarFile jar = new JarFile(System.getProperty("shaded.jar"))) {
