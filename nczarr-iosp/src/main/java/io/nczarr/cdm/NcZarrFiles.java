@@ -40,7 +40,7 @@ public final class NcZarrFiles {
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
-        if (url.storeKind() == DatasetUrl.StoreKind.BYTES) {
+        if (url.isBytes()) {
             return openBytes(url, location);
         }
         Store store = Stores.open(url);

@@ -1,7 +1,7 @@
 package io.nczarr.cdm;
 
 import io.nczarr.chunk.ChunkReader;
-import io.nczarr.chunk.ReadPool;
+import io.nczarr.store.ReadPool;
 import io.nczarr.chunk.ReadProgress;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.meta.Attr;

@@ -17,12 +17,13 @@ import java.util.TreeSet;
  * per-object requests are needed. Other keys (NCZarr 1.0 {@code .ncz*} objects) fall through.
  */
 final class ConsolidatedMetadata implements MetadataSource {
-    private final Store store;
+    /** Non-Zarr keys (NCZarr 1.0 {@code .ncz*}) are read through the ordinary, cached source. */
+    private final MetadataSource others;
     private final Map<String, ObjectNode> objects = new HashMap<>();
     private final Map<String, TreeSet<String>> children = new HashMap<>();
 
     private ConsolidatedMetadata(Store store) {
-        this.store = store;
+        this.others = new StoreMetadata(store);
     }
 
     /** The consolidated view if {@code .zmetadata} exists at the root, else empty. */
@@ -71,7 +72,7 @@ final class ConsolidatedMetadata implements MetadataSource {
         if (isZarrMetadataKey(key)) {
             return Optional.ofNullable(objects.get(key));
         }
-        return Json.readObject(store, key);
+        return others.object(key);
     }
 
     @Override

@@ -25,6 +25,17 @@ interface MetadataSource {
     default void prefetch(Collection<String> keys) {
     }
 
+    /** The keys {@code prefix/child/object} for every child and object, e.g. each variable's .zarray and .zattrs. */
+    static List<String> objectsOf(String prefix, Collection<String> children, String... objects) {
+        List<String> keys = new java.util.ArrayList<>(children.size() * objects.length);
+        for (String child : children) {
+            for (String o : objects) {
+                keys.add(io.nczarr.store.StoreKeys.join(io.nczarr.store.StoreKeys.join(prefix, child), o));
+            }
+        }
+        return keys;
+    }
+
     static MetadataSource of(Store store) {
         return new StoreMetadata(store);
     }

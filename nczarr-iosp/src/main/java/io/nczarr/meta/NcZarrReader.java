@@ -93,20 +93,9 @@ final class NcZarrReader {
         List<String> varNames = names(where, either((ObjectNode) groupMeta, "arrays", "vars"), "vars");
         List<String> groupNames = names(where, either((ObjectNode) groupMeta, "groups"), "groups");
         // every listed variable's .zarray/.zattrs and subgroup's .zgroup/.zattrs will be read
-        List<String> soon = new ArrayList<>();
-        for (String v : varNames) {
-            if (StoreKeys.isSafe(v) && !v.contains("/")) {
-                soon.add(StoreKeys.join(StoreKeys.join(key, v), ".zarray"));
-                soon.add(StoreKeys.join(StoreKeys.join(key, v), ".zattrs"));
-            }
-        }
-        for (String g : groupNames) {
-            if (StoreKeys.isSafe(g) && !g.contains("/")) {
-                soon.add(StoreKeys.join(StoreKeys.join(key, g), ".zgroup"));
-                soon.add(StoreKeys.join(StoreKeys.join(key, g), ".zattrs"));
-            }
-        }
-        meta.prefetch(soon);
+        // (an illegal name fails below, before its objects are used)
+        meta.prefetch(MetadataSource.objectsOf(key, varNames, ".zarray", ".zattrs"));
+        meta.prefetch(MetadataSource.objectsOf(key, groupNames, ".zgroup", ".zattrs"));
 
         Map<String, String> types = new HashMap<>();
         JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");

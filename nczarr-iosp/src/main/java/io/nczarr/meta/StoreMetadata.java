@@ -1,6 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.ReadPool;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.Collection;
@@ -11,41 +12,25 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Metadata objects and listings straight from the store, each fetched at most once per open
  * (readers look at some objects twice, e.g. the root {@code .zgroup}; on S3 every look is a
  * request). For stores that want requests in flight (S3), {@link #prefetch} fetches the objects a
- * group lists concurrently, so an open costs a few round trips instead of two per variable.
+ * group lists concurrently on the store's request pool, so an open costs a few round trips
+ * instead of two per variable.
  */
 final class StoreMetadata implements MetadataSource {
 
-    /** Threads that prefetch metadata of remote stores (round trips, not CPU). */
-    private static final int PREFETCH_THREADS = 16;
-
-    private static final class Pool {
-        static final ExecutorService PREFETCH = create();
-
-        private static ExecutorService create() {
-            AtomicInteger n = new AtomicInteger();
-            return Executors.newFixedThreadPool(PREFETCH_THREADS, r -> {
-                Thread t = new Thread(r, "nczarr-meta-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        }
-    }
-
     private final Store store;
-    private final boolean remote;
+    /** The store's request pool when it wants requests in flight (S3); else {@code null}: no prefetch. */
+    private final ExecutorService prefetcher;
     private final Map<String, CompletableFuture<Optional<ObjectNode>>> objects = new ConcurrentHashMap<>();
     private final Map<String, List<String>> listings = new ConcurrentHashMap<>();
 
     StoreMetadata(Store store) {
         this.store = store;
-        this.remote = store.preferredConcurrency() > 1;
+        this.prefetcher = store.preferredConcurrency() > 1 ? ReadPool.forStore(store) : null;
     }
 
     @Override
@@ -68,13 +53,13 @@ final class StoreMetadata implements MetadataSource {
 
     @Override
     public void prefetch(Collection<String> keys) {
-        if (!remote) {
+        if (prefetcher == null) {
             return;
         }
         for (String key : keys) {
             CompletableFuture<Optional<ObjectNode>> mine = new CompletableFuture<>();
             if (objects.putIfAbsent(key, mine) == null) {
-                Pool.PREFETCH.execute(() -> fetch(key, mine));
+                prefetcher.execute(() -> fetch(key, mine));
             }
         }
     }

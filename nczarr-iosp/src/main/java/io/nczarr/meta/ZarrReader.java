@@ -45,14 +45,8 @@ final class ZarrReader {
         List<GroupModel> groups = new ArrayList<>();
         List<String> children = meta.children(key);
         // every child's .zarray is looked at, and .zattrs is read for arrays and groups alike
-        List<String> soon = new ArrayList<>();
-        for (String child : children) {
-            if (!child.startsWith(".")) {
-                soon.add(StoreKeys.join(StoreKeys.join(key, child), ".zarray"));
-                soon.add(StoreKeys.join(StoreKeys.join(key, child), ".zattrs"));
-            }
-        }
-        meta.prefetch(soon);
+        meta.prefetch(MetadataSource.objectsOf(key,
+                children.stream().filter(c -> !c.startsWith(".")).toList(), ".zarray", ".zattrs"));
         for (String child : children) {
             if (child.startsWith(".")) {
                 continue;

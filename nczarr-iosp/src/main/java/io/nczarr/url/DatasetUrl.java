@@ -191,9 +191,14 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
         return !modes.contains(Mode.NOXARRAY);
     }
 
+    /** {@code mode=bytes}: one netCDF file read by byte ranges, not a Zarr store. */
+    public boolean isBytes() {
+        return modes.contains(Mode.BYTES);
+    }
+
     /** The store kind: explicit flags first, then the scheme, then the local file's type. */
     public StoreKind storeKind() {
-        if (modes.contains(Mode.BYTES)) {
+        if (isBytes()) {
             return StoreKind.BYTES;
         }
         if (modes.contains(Mode.ZIP)) {

@@ -9,6 +9,7 @@ import io.nczarr.meta.DatasetModel;
 import io.nczarr.meta.GroupModel;
 import io.nczarr.meta.MetadataReader;
 import io.nczarr.meta.VarModel;
+import io.nczarr.store.ReadPool;
 import io.nczarr.store.Store;
 import io.nczarr.store.Stores;
 import io.nczarr.testing.Corpus;

@@ -1,6 +1,5 @@
-package io.nczarr.chunk;
+package io.nczarr.store;
 
-import io.nczarr.store.Store;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -8,7 +7,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The shared pools that fetch and decode chunks in parallel. Local stores use one daemon thread
+ * The shared pools that fetch and decode chunks, and prefetch metadata, in parallel. Local stores use one daemon thread
  * per core (decoding is CPU bound, so at most that many decoded chunks are in memory per read at
  * once). A remote store that asks for more requests in flight ({@link Store#preferredConcurrency()})
  * gets a shared pool of that many threads, so that round trips overlap.
