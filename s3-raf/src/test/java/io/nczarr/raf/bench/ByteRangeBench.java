@@ -103,80 +103,72 @@ public final class ByteRangeBench {
 
     private static void row(RangeHttpServer server, String name, ByteRangeConfig cfg, long size, Array expected,
                             boolean print) throws IOException {
-        server.resetCounters();
-        long t0 = System.nanoTime();
+        long t0 = startStep(server);
         try (NetcdfFile nc = ByteRangeFiles.open(server.uri("/bench.nc"), "bench.nc#mode=bytes", cfg)) {
             Step open = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(SMALL).read();
-            Step small = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            try {
-                nc.findVariable(CHUNKED).read(SLICE);
-            } catch (ucar.ma2.InvalidRangeException e) {
-                throw new IOException(e);
-            }
-            Step slice = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            Array large = nc.findVariable(LARGE).read();
-            Step big = step(server, t0);
-            if (expected != null && !java.util.Arrays.equals((float[]) expected.getStorage(), (float[]) large.getStorage())) {
+            Steps reads = reads(server, nc);
+            if (expected != null && !java.util.Arrays.equals((float[]) expected.getStorage(),
+                    (float[]) reads.large.getStorage())) {
                 throw new IllegalStateException(LARGE + " read through mode=bytes differs from the local file");
             }
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(CHUNKED).read();
-            Step chunked = step(server, t0);
-            if (!print) {
-                return;
+            if (print) {
+                printRow(name + " | " + human(cfg.blockSize()) + " | " + cfg.cacheBlocks() + " blocks = "
+                        + human(cfg.cacheBytes()), open, reads, size);
             }
-            System.out.printf(Locale.ROOT, "| %s | %s | %d blocks = %s | %d / %s / %.2f%% / %d | %d / %s / %d "
-                            + "| %d / %s / %d | %d / %.1f / %d | %d / %.1f / %d |%n",
-                    name, human(cfg.blockSize()), cfg.cacheBlocks(), human(cfg.cacheBytes()),
-                    open.gets, human(open.bytes), 100.0 * open.bytes / size, open.ms,
-                    small.gets, human(small.bytes), small.ms,
-                    slice.gets, human(slice.bytes), slice.ms,
-                    big.gets, big.bytes / 1048576.0, big.ms,
-                    chunked.gets, chunked.bytes / 1048576.0, chunked.ms);
         }
     }
 
     /** cdm 4.5.5's own HTTP reader: one buffer of min(file length, 10 MB) per refill. */
     private static void cdmRow(RangeHttpServer server, long size) {
-        server.resetCounters();
-        long t0 = System.nanoTime();
+        long t0 = startStep(server);
         try (NetcdfFile nc = NetcdfFile.open(new HTTPRandomAccessFile(server.url("/bench.nc")), "bench.nc", null,
                 null)) {
             Step open = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(SMALL).read();
-            Step small = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(CHUNKED).read(SLICE);
-            Step slice = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(LARGE).read();
-            Step big = step(server, t0);
-            server.resetCounters();
-            t0 = System.nanoTime();
-            nc.findVariable(CHUNKED).read();
-            Step chunked = step(server, t0);
-            System.out.printf(Locale.ROOT, "| cdm 4.5.5 HTTPRandomAccessFile (HEAD + GETs) | 10 MB buffer | - "
-                            + "| %d / %s / %.2f%% / %d | %d / %s / %d | %d / %s / %d | %d / %.1f / %d | %d / %.1f / %d |%n",
-                    open.gets, human(open.bytes), 100.0 * open.bytes / size, open.ms,
-                    small.gets, human(small.bytes), small.ms,
-                    slice.gets, human(slice.bytes), slice.ms,
-                    big.gets, big.bytes / 1048576.0, big.ms,
-                    chunked.gets, chunked.bytes / 1048576.0, chunked.ms);
+            printRow("cdm 4.5.5 HTTPRandomAccessFile (HEAD + GETs) | 10 MB buffer | -", open, reads(server, nc), size);
         } catch (Exception | NoClassDefFoundError e) {
             System.out.println("| cdm 4.5.5 HTTPRandomAccessFile | failed: " + e + " | | | | | | |");
         }
+    }
+
+    /** The measured reads after an open: small variable, chunked slice, large variable, whole chunked variable. */
+    private record Steps(Step small, Step slice, Step big, Step chunked, Array large) {
+    }
+
+    private static Steps reads(RangeHttpServer server, NetcdfFile nc) throws IOException {
+        long t0 = startStep(server);
+        nc.findVariable(SMALL).read();
+        Step small = step(server, t0);
+        t0 = startStep(server);
+        try {
+            nc.findVariable(CHUNKED).read(SLICE);
+        } catch (ucar.ma2.InvalidRangeException e) {
+            throw new IOException(e);
+        }
+        Step slice = step(server, t0);
+        t0 = startStep(server);
+        Array large = nc.findVariable(LARGE).read();
+        Step big = step(server, t0);
+        t0 = startStep(server);
+        nc.findVariable(CHUNKED).read();
+        Step chunked = step(server, t0);
+        return new Steps(small, slice, big, chunked, large);
+    }
+
+    private static void printRow(String label, Step open, Steps r, long size) {
+        System.out.printf(Locale.ROOT, "| %s | %d / %s / %.2f%% / %d | %d / %s / %d "
+                        + "| %d / %s / %d | %d / %.1f / %d | %d / %.1f / %d |%n",
+                label,
+                open.gets, human(open.bytes), 100.0 * open.bytes / size, open.ms,
+                r.small.gets, human(r.small.bytes), r.small.ms,
+                r.slice.gets, human(r.slice.bytes), r.slice.ms,
+                r.big.gets, r.big.bytes / 1048576.0, r.big.ms,
+                r.chunked.gets, r.chunked.bytes / 1048576.0, r.chunked.ms);
+    }
+
+    /** Resets the server's counters and returns the start time of a step. */
+    private static long startStep(RangeHttpServer server) {
+        server.resetCounters();
+        return System.nanoTime();
     }
 
     private static Step download(RangeHttpServer server, long size) throws Exception {
