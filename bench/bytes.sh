@@ -12,6 +12,6 @@ repo="$(dirname "$here")"
 file="${BYTES_BENCH_FILE:-/tmp/nczarr-bytes-bench.nc}"
 [ -f "$file" ] || /usr/bin/python3 "$here/make_bytes_bench.py" "$file"
 cd "$repo"
-mvn -B -q test-compile dependency:build-classpath -pl s3-raf -Dmdep.outputFile=target/bench.classpath >/dev/null
-java -Xmx2g -cp "s3-raf/target/classes:s3-raf/target/test-classes:$(cat s3-raf/target/bench.classpath)" \
-  io.nczarr.raf.bench.ByteRangeBench "$file" "$@" 2> >(grep -v SLF4J >&2)
+[ -f nczarr-cli/target/nczarr-cli.jar ] || mvn -B -q -DskipTests package >/dev/null
+java -Xmx2g -cp "nczarr-cli/target/nczarr-cli.jar:nczarr-cli/target/lib/*" \
+  io.nczarr.cli.bench.ByteRangeBench "$file" "$@" 2> >(grep -v SLF4J >&2)

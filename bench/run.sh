@@ -17,11 +17,11 @@ if [ ! -d "$dir/temperature_zlib.zarr" ]; then
 fi
 [ -d "$dir/temperature_zstd.zarr" ] || "$py" "$here/make_zstd.py" "$dir"
 "$repo/nczarr" --help >/dev/null  # builds the jar if needed
-cp="$repo/nczarr-iosp/target/nczarr-iosp.jar:$repo/nczarr-iosp/target/lib/*"
+cp="$repo/nczarr-cli/target/nczarr-cli.jar:$repo/nczarr-cli/target/lib/*"
 
 echo "== decode throughput per codec (1 thread, same chunk files)"
 for s in temperature_zlib temperature_blosc temperature_zstd temperature_blosc_zstd; do
-  java -cp "$cp" io.nczarr.codec.CodecBench "$dir/$s.zarr/temperature" 5
+  java -cp "$cp" io.nczarr.cli.bench.CodecBench "$dir/$s.zarr/temperature" 5
   "$py" "$here/numcodecs_decode.py" "$dir/$s.zarr/temperature" 5
 done
 

@@ -31,9 +31,9 @@ for s in ${BENCH_SETS:-nczarr zarr}; do
     *) echo "unknown set $s" >&2; exit 2 ;;
   esac
 done
-jar="$home/nczarr-iosp/target/nczarr-iosp.jar"
-lib="$home/nczarr-iosp/target/lib"
+jar="$home/nczarr-cli/target/nczarr-cli.jar"
+lib="$home/nczarr-cli/target/lib"
 if [ ! -f "$jar" ] || [ ! -d "$lib" ]; then
   (cd "$home" && mvn -B -q -DskipTests package >&2)
 fi
-exec java -Xmx2g -cp "$jar:$lib/*" io.nczarr.bench.S3Benchmark --sha256 "$sha" "$@" "${sets[@]}"
+exec java -Xmx2g -cp "$jar:$lib/*" io.nczarr.cli.bench.S3Benchmark --sha256 "$sha" "$@" "${sets[@]}"

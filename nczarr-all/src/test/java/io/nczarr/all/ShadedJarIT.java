@@ -73,7 +73,7 @@ class ShadedJarIT {
     /** S3 (AWS SDK, Apache 5 client) works from the shaded jar: a loopback S3 server, unsigned reads. */
     @Test
     void readsFromS3() throws Exception {
-        try (io.nczarr.s3.local.LocalS3Server server = io.nczarr.s3.local.LocalS3Server.start("AKIASHADED", "shaded-secret")) {
+        try (io.nczarr.testkit.s3.LocalS3Server server = io.nczarr.testkit.s3.LocalS3Server.start("AKIASHADED", "shaded-secret")) {
             server.upload(corpus().resolve("nczarr/nczarr_groups.file"), "shaded", "ds/nczarr_groups.file");
             String url = server.anonymousEndpoint() + "/shaded/ds/nczarr_groups.file#mode=nczarr,s3&aws.profile=none";
             Thread t = Thread.currentThread();
@@ -89,6 +89,22 @@ class ShadedJarIT {
             } finally {
                 t.setContextClassLoader(saved);
             }
+        }
+    }
+
+    /** The drop-in jar is the library only: no test kit, command line or benchmark class ships. */
+    @Test
+    void holdsNoTestkitCliOrBenchmarkClasses() throws Exception {
+        try (JarFile jar = new JarFile(System.getProperty("shaded.jar"))) {
+            List<String> leaked = jar.stream().map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/nczarr/testkit/") || n.startsWith("io/nczarr/cli/")
+                            || n.startsWith("io/nczarr/bench/") || n.contains("Bench")
+                            || n.startsWith("org/gaul/") || n.startsWith("org/junit/"))
+                    .toList();
+            assertEquals(List.of(), leaked);
+            assertTrue(jar.getEntry("io/nczarr/cdm/NcZarrIosp.class") != null);
+            assertTrue(jar.getEntry("io/nczarr/codec/Codec.class") != null);
+            assertTrue(jar.getEntry("io/nczarr/raf/BlockCacheRandomAccessFile.class") != null);
         }
     }
 

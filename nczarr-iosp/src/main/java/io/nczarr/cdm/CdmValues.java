@@ -1,7 +1,7 @@
 package io.nczarr.cdm;
 
-import io.nczarr.meta.Attr;
-import io.nczarr.meta.NcType;
+import io.nczarr.model.Attr;
+import io.nczarr.model.NcType;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.nc2.Attribute;

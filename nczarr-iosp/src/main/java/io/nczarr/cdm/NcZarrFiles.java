@@ -1,7 +1,7 @@
 package io.nczarr.cdm;
 
 import io.nczarr.codec.CodecRegistry;
-import io.nczarr.meta.DatasetModel;
+import io.nczarr.model.DatasetModel;
 import io.nczarr.meta.MetadataReader;
 import io.nczarr.raf.ByteRangeFiles;
 import io.nczarr.store.Store;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.raf.testing.RangeHttpServer;
-import io.nczarr.raf.testing.TestFiles;
+import io.nczarr.testkit.http.RangeHttpServer;
+import io.nczarr.testkit.TestFiles;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -106,11 +106,11 @@ class BytesModeTest {
     /** mode=bytes on an S3 object through the user's entry point, signed and anonymous. */
     @Test
     void s3ObjectsOpenThroughNcZarrFiles() throws IOException {
-        io.nczarr.testing.LocalS3 s3 = io.nczarr.testing.LocalS3.get();
+        io.nczarr.testkit.s3.LocalS3 s3 = io.nczarr.testkit.s3.LocalS3.get();
         s3.server.createBucket("bytes");
         s3.server.put("bytes", "dir/nc4.nc", java.nio.file.Files.readAllBytes(dir.resolve("nc4.nc")));
         String signed = s3.signed.endpoint() + "/bytes/dir/nc4.nc#mode=bytes,s3&aws.profile="
-                + io.nczarr.testing.LocalS3.PROFILE;
+                + io.nczarr.testkit.s3.LocalS3.PROFILE;
         String anonymous = s3.anonymous.endpoint() + "/bytes/dir/nc4.nc#mode=bytes&aws.profile=none";
         for (String loc : List.of(signed, anonymous)) {
             try (NetcdfFile remote = NcZarrFiles.open(loc);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nczarr.testing.Corpus;
+import io.nczarr.testkit.Corpus;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.Map;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.testing.Corpus;
+import io.nczarr.testkit.Corpus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
-import io.nczarr.testing.Corpus;
+import io.nczarr.testkit.Corpus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.raf.testing.MemoryRangeSource;
-import io.nczarr.raf.testing.RangeHttpServer;
+import io.nczarr.testkit.http.RangeHttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.raf.testing.RangeHttpServer;
+import io.nczarr.testkit.http.RangeHttpServer;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.ServerSocket;

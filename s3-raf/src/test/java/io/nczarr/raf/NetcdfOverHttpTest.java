@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.raf.testing.RangeHttpServer;
-import io.nczarr.raf.testing.TestFiles;
+import io.nczarr.testkit.http.RangeHttpServer;
+import io.nczarr.testkit.TestFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.raf.testing.TestFiles;
+import io.nczarr.testkit.TestFiles;
 import io.nczarr.s3.AwsEnvironment;
-import io.nczarr.s3.local.CountingProxy;
-import io.nczarr.s3.local.LocalS3Server;
+import io.nczarr.testkit.s3.CountingProxy;
+import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;

@@ -1,0 +1,37 @@
+package io.nczarr.codec;
+
+import io.nczarr.error.CodecException;
+
+import java.io.IOException;
+
+/**
+ * One step of a Zarr v2 codec pipeline (a {@code compressor} or one entry of {@code filters}),
+ * decode direction only. Instances are created per variable by a {@link CodecFactory} and must
+ * be thread-safe: chunks of one variable are decoded concurrently.
+ */
+public interface Codec {
+
+    /**
+     * Decodes one chunk's bytes.
+     *
+     * @param encoded the bytes as stored (or as produced by the previous decode step)
+     * @param maxDecodedBytes hard upper bound of the result: a codec must stop and throw a
+     *     {@link CodecException} instead of producing more (decompression bombs), and must never
+     *     allocate more than this because of sizes declared inside {@code encoded}
+     * @return the decoded bytes
+     */
+    byte[] decode(byte[] encoded, int maxDecodedBytes) throws IOException;
+
+    /**
+     * Decodes a chunk whose decoded size should be exactly {@code len} bytes, into a buffer the
+     * caller reuses from chunk to chunk (saving the allocation and first touch of a fresh array
+     * per chunk). Returns {@code out} when the result is exactly {@code len} bytes, now in
+     * {@code out[0..len)}; otherwise a new array with whatever the data decodes to (the caller
+     * reports a wrong size). The default decodes into a new array.
+     *
+     * @param out a buffer of at least {@code len} bytes; its contents past {@code len} are unspecified
+     */
+    default byte[] decodeInto(byte[] encoded, byte[] out, int len) throws IOException {
+        return decode(encoded, len);
+    }
+}

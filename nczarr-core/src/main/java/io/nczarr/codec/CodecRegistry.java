@@ -1,0 +1,74 @@
+package io.nczarr.codec;
+
+import io.nczarr.error.UnknownCodecException;
+
+import io.nczarr.error.CodecException;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+
+/**
+ * Immutable id -> factory map. Each reader builds (or shares) one; nothing global is mutated, so
+ * two datasets can use different codec sets.
+ */
+public final class CodecRegistry {
+
+    private final Map<String, CodecFactory> factories;
+
+    private CodecRegistry(Map<String, CodecFactory> factories) {
+        this.factories = Collections.unmodifiableMap(new LinkedHashMap<>(factories));
+    }
+
+    /** The codecs this project implements. */
+    public static CodecRegistry builtIns() {
+        return of(BuiltInCodecs.factories());
+    }
+
+    /** Built-ins plus every {@link CodecFactory} found by ServiceLoader (a user codec wins on a clash). */
+    public static CodecRegistry standard() {
+        Map<String, CodecFactory> map = new LinkedHashMap<>();
+        for (CodecFactory f : BuiltInCodecs.factories()) {
+            map.put(f.id(), f);
+        }
+        for (CodecFactory f : ServiceLoader.load(CodecFactory.class, CodecRegistry.class.getClassLoader())) {
+            map.put(f.id(), f);
+        }
+        return new CodecRegistry(map);
+    }
+
+    public static CodecRegistry of(List<CodecFactory> list) {
+        Map<String, CodecFactory> map = new LinkedHashMap<>();
+        for (CodecFactory f : list) {
+            map.put(f.id(), f);
+        }
+        return new CodecRegistry(map);
+    }
+
+    /** A new registry with {@code factory} added (replacing one with the same id). */
+    public CodecRegistry with(CodecFactory factory) {
+        Map<String, CodecFactory> map = new LinkedHashMap<>(factories);
+        map.put(factory.id(), factory);
+        return new CodecRegistry(map);
+    }
+
+    public Set<String> ids() {
+        return factories.keySet();
+    }
+
+    public boolean supports(String id) {
+        return factories.containsKey(id);
+    }
+
+    /** Creates the codec; an unknown id is a {@link UnknownCodecException} naming it. */
+    public Codec create(CodecConfig config) throws CodecException, UnknownCodecException {
+        CodecFactory f = factories.get(config.id());
+        if (f == null) {
+            throw new UnknownCodecException(config.id());
+        }
+        return f.create(config);
+    }
+}

@@ -1,0 +1,34 @@
+package io.nczarr.codec;
+
+import io.nczarr.error.CodecException;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.zip.GZIPInputStream;
+
+/** numcodecs {@code gzip}: one gzip member (RFC 1952); further members are decoded too, as Python's gzip does. */
+final class GzipCodec implements Codec {
+
+    @Override
+    public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        GZIPInputStream in;
+        try {
+            in = new GZIPInputStream(new ByteArrayInputStream(encoded), 8192);
+        } catch (IOException e) {
+            throw new CodecException("gzip: corrupt or truncated data (" + e.getMessage() + ")", e);
+        }
+        return CodecSupport.drain("gzip", in, maxDecodedBytes, (long) encoded.length * 4);
+    }
+
+    static final class Factory implements CodecFactory {
+        @Override
+        public String id() {
+            return "gzip";
+        }
+
+        @Override
+        public Codec create(CodecConfig config) {
+            return new GzipCodec();
+        }
+    }
+}

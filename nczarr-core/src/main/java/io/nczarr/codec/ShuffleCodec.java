@@ -1,0 +1,58 @@
+package io.nczarr.codec;
+
+import io.nczarr.error.CodecException;
+
+/**
+ * numcodecs {@code shuffle} and netcdf-c's HDF5 shuffle filter (same id): a byte transpose by
+ * {@code elementsize} (netcdf-c writes it as a string, e.g. {@code "8"}). Without
+ * {@code elementsize} the array dtype's item size is used. Trailing bytes that do not fill an
+ * element are left in place, as HDF5 does (numcodecs never produces them).
+ */
+final class ShuffleCodec implements Codec {
+
+    private final int elementsize;
+
+    ShuffleCodec(int elementsize) {
+        this.elementsize = elementsize;
+    }
+
+    @Override
+    public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        if (encoded.length > maxDecodedBytes) {
+            throw CodecSupport.tooLarge("shuffle", encoded.length, maxDecodedBytes);
+        }
+        if (elementsize <= 1 || encoded.length < elementsize) {
+            return encoded.clone();
+        }
+        byte[] out = new byte[encoded.length];
+        BloscCodec.unshuffle(elementsize, encoded.length, encoded, 0, out, 0);
+        return out;
+    }
+
+    static final class Factory implements CodecFactory {
+        @Override
+        public String id() {
+            return "shuffle";
+        }
+
+        @Override
+        public Codec create(CodecConfig config) throws CodecException {
+            int def = 4;
+            if (config.arrayDtype() != null) {
+                try {
+                    NumpyDtype d = NumpyDtype.parse(config.arrayDtype());
+                    if (d.itemsize() > 0) {
+                        def = d.itemsize();
+                    }
+                } catch (CodecException e) {
+                    // keep numcodecs' default
+                }
+            }
+            int es = config.intParam("elementsize", def);
+            if (es < 0) {
+                throw new CodecException("codec 'shuffle': negative elementsize " + es);
+            }
+            return new ShuffleCodec(es);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.nczarr.meta;
+
+import io.nczarr.error.MetadataException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.Store;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Consolidated metadata ({@code .zmetadata}, written by zarr-python, xarray and netcdf-c 4.10):
+ * every {@code .zgroup}/{@code .zarray}/{@code .zattrs} in one object, so no listing and no
+ * per-object requests are needed. Other keys (NCZarr 1.0 {@code .ncz*} objects) fall through.
+ */
+final class ConsolidatedMetadata implements MetadataSource {
+    /** Non-Zarr keys (NCZarr 1.0 {@code .ncz*}) are read through the ordinary, cached source. */
+    private final MetadataSource others;
+    private final Map<String, ObjectNode> objects = new HashMap<>();
+    private final Map<String, TreeSet<String>> children = new HashMap<>();
+
+    private ConsolidatedMetadata(Store store) {
+        this.others = new StoreMetadata(store);
+    }
+
+    /** The consolidated view if {@code .zmetadata} exists at the root, else empty. */
+    static Optional<MetadataSource> open(Store store) throws IOException {
+        Optional<ObjectNode> zm = Json.readObject(store, ".zmetadata");
+        if (zm.isEmpty()) {
+            return Optional.empty();
+        }
+        JsonNode meta = zm.get().get("metadata");
+        if (meta == null || !meta.isObject()) {
+            throw new MetadataException(store.location(), ".zmetadata", "no \"metadata\" object");
+        }
+        ConsolidatedMetadata c = new ConsolidatedMetadata(store);
+        Iterator<Map.Entry<String, JsonNode>> it = meta.fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getValue().isObject()) {
+                throw new MetadataException(store.location(), ".zmetadata", "entry '" + e.getKey() + "' is not an object");
+            }
+            String key = e.getKey();
+            if (!io.nczarr.store.StoreKeys.isSafe(key)) {
+                throw new MetadataException(store.location(), ".zmetadata", "illegal key '" + key + "'");
+            }
+            c.objects.put(key, (ObjectNode) e.getValue());
+            String parent = "";
+            String rest = key;
+            int slash;
+            while ((slash = rest.indexOf('/')) >= 0) {
+                String child = rest.substring(0, slash);
+                c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(child);
+                parent = parent.isEmpty() ? child : parent + "/" + child;
+                rest = rest.substring(slash + 1);
+            }
+            c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(rest);
+        }
+        return Optional.of(c);
+    }
+
+    private static boolean isZarrMetadataKey(String key) {
+        return key.equals(".zgroup") || key.equals(".zarray") || key.equals(".zattrs")
+                || key.endsWith("/.zgroup") || key.endsWith("/.zarray") || key.endsWith("/.zattrs");
+    }
+
+    @Override
+    public Optional<ObjectNode> object(String key) throws IOException {
+        if (isZarrMetadataKey(key)) {
+            return Optional.ofNullable(objects.get(key));
+        }
+        return others.object(key);
+    }
+
+    @Override
+    public List<String> children(String prefix) {
+        TreeSet<String> c = children.get(prefix);
+        return c == null ? List.of() : List.copyOf(c);
+    }
+}

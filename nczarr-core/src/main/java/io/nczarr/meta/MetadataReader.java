@@ -1,0 +1,82 @@
+package io.nczarr.meta;
+
+import io.nczarr.error.MetadataException;
+
+import io.nczarr.model.GroupModel;
+
+import io.nczarr.model.DatasetModel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.Store;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.util.Optional;
+
+/** Entry point of the metadata layer: store -> {@link DatasetModel}. Decides NCZarr vs pure Zarr. */
+public final class MetadataReader {
+    private MetadataReader() {
+    }
+
+    /**
+     * Reads the whole hierarchy.
+     *
+     * @param format NCZARR/AUTO read NCZarr metadata when a superblock exists (pure-Zarr rules
+     *     otherwise, as netcdf-c does); ZARR ignores NCZarr metadata
+     * @param xarrayDimensions whether pure Zarr takes dimension names from {@code _ARRAY_DIMENSIONS}
+     * @throws MetadataException naming the dataset and key when anything is malformed, or when
+     *     the store is not a Zarr dataset at all
+     */
+    public static DatasetModel read(Store store, DatasetUrl.Format format, boolean xarrayDimensions) throws IOException {
+        String dataset = store.location();
+        MetadataSource meta = ConsolidatedMetadata.open(store).orElse(MetadataSource.of(store));
+        Optional<ObjectNode> zgroup = meta.object(".zgroup");
+        if (zgroup.isEmpty()) {
+            if (meta.object(".zarray").isPresent()) {
+                throw new MetadataException(dataset, ".zarray",
+                        "the dataset root is a single array; only datasets with a root group (.zgroup) are supported");
+            }
+            throw new MetadataException(dataset, ".zgroup", "not a Zarr/NCZarr dataset: no .zgroup at the root");
+        }
+        JsonNode zf = zgroup.get().get("zarr_format");
+        if (zf != null && !(zf.isNumber() && zf.asInt() == 2)) {
+            throw new MetadataException(dataset, ".zgroup", "zarr_format " + zf + " is not supported (only 2)");
+        }
+        if (format != DatasetUrl.Format.ZARR) {
+            String version = superblockVersion(meta, zgroup.get());
+            if (version != null) {
+                GroupModel root = new NcZarrReader(dataset, meta).read();
+                return new DatasetModel(dataset, "NCZarr " + version, root);
+            }
+        }
+        GroupModel root = new ZarrReader(dataset, meta, xarrayDimensions).read();
+        return new DatasetModel(dataset, "Zarr v2", root);
+    }
+
+    /** The NCZarr version if the root carries a superblock in any spelling; else {@code null}. */
+    private static String superblockVersion(MetadataSource meta, ObjectNode zgroup) throws IOException {
+        JsonNode sb = zgroup.get("_nczarr_superblock");
+        if (sb == null) {
+            sb = zgroup.get("_NCZARR_SUPERBLOCK");
+        }
+        if (sb == null) {
+            Optional<ObjectNode> zattrs = meta.object(".zattrs");
+            if (zattrs.isPresent()) {
+                sb = zattrs.get().get("_nczarr_superblock");
+                if (sb == null) {
+                    sb = zattrs.get().get("_NCZARR_SUPERBLOCK");
+                }
+            }
+        }
+        if (sb != null) {
+            JsonNode v = sb.get("version");
+            return v == null ? "2" : v.asText();
+        }
+        Optional<ObjectNode> v1 = meta.object(".nczarr");
+        if (v1.isPresent()) {
+            JsonNode v = v1.get().get("nczarr_version");
+            return v == null ? "1.0.0" : v.asText();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,282 @@
+package io.nczarr.meta;
+
+import io.nczarr.error.MetadataException;
+
+import io.nczarr.model.ElementType;
+
+import io.nczarr.model.ArrayMeta;
+
+import io.nczarr.model.Attr;
+
+import io.nczarr.model.Dim;
+
+import io.nczarr.model.VarModel;
+
+import io.nczarr.model.GroupModel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.StoreKeys;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads NCZarr metadata in every spelling netcdf-c has written: NCZarr 1.0 ({@code .nczgroup},
+ * {@code .nczarray}/{@code .nczvar}, {@code .nczattrs}/{@code .nczattr} objects), 2.0 upper-case
+ * keys in {@code .zgroup}/{@code .zarray} (4.8.1-4.9.0), lower-case (4.9.1-4.9.2) and everything
+ * in {@code .zattrs} (4.9.3+). Groups and variables come from the group lists, never from listing.
+ */
+final class NcZarrReader {
+
+    private final MetadataSource meta;
+    private final String dataset;
+    /** full dimension path ("/g1/x") -> dimension */
+    private final Map<String, Dim> allDims = new HashMap<>();
+
+    NcZarrReader(String dataset, MetadataSource meta) {
+        this.meta = meta;
+        this.dataset = dataset;
+    }
+
+    /** One group's NCZarr metadata before variables are built. */
+    private record GroupInfo(String name, String path, String key, List<Dim> dims, List<Attr> attrs,
+                             List<String> varNames, List<GroupInfo> groups) {
+    }
+
+    GroupModel read() throws IOException {
+        GroupInfo root = readGroupInfo("", "/", "");
+        return build(root);
+    }
+
+    private static JsonNode either(ObjectNode o, String... names) {
+        if (o == null) {
+            return null;
+        }
+        for (String n : names) {
+            JsonNode v = o.get(n);
+            if (v != null && !v.isNull()) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private GroupInfo readGroupInfo(String name, String path, String key) throws IOException {
+        String zgroupKey = StoreKeys.join(key, ".zgroup");
+        ObjectNode zgroup = meta.object(zgroupKey).orElse(null);
+        ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
+        JsonNode groupMeta = either(zgroup, "_nczarr_group", "_NCZARR_GROUP");
+        String where = zgroupKey;
+        if (groupMeta == null) {
+            groupMeta = either(zattrs, "_nczarr_group", "_NCZARR_GROUP");
+            where = StoreKeys.join(key, ".zattrs");
+        }
+        if (groupMeta == null) {
+            Optional<ObjectNode> v1 = meta.object(StoreKeys.join(key, ".nczgroup"));
+            groupMeta = v1.orElse(null);
+            where = StoreKeys.join(key, ".nczgroup");
+        }
+        if (groupMeta == null) {
+            if (zgroup == null) {
+                throw new MetadataException(dataset, zgroupKey, "group '" + path + "' is listed but has no .zgroup");
+            }
+            throw new MetadataException(dataset, zgroupKey, "no NCZarr group metadata (_nczarr_group) for group '" + path + "'");
+        }
+        if (!groupMeta.isObject()) {
+            throw new MetadataException(dataset, where, "_nczarr_group is not an object");
+        }
+        List<Dim> dims = new ArrayList<>();
+        JsonNode dimsNode = either((ObjectNode) groupMeta, "dimensions", "dims");
+        if (dimsNode != null) {
+            if (!dimsNode.isObject()) {
+                throw new MetadataException(dataset, where, "dims: not an object");
+            }
+            var it = dimsNode.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                Dim d = parseDim(where, e.getKey(), e.getValue());
+                dims.add(d);
+                allDims.put(childPath(path, d.name()), d);
+            }
+        }
+        List<String> varNames = names(where, either((ObjectNode) groupMeta, "arrays", "vars"), "vars");
+        List<String> groupNames = names(where, either((ObjectNode) groupMeta, "groups"), "groups");
+        // every listed variable's .zarray/.zattrs and subgroup's .zgroup/.zattrs will be read
+        // (an illegal name fails below, before its objects are used)
+        meta.prefetch(MetadataSource.objectsOf(key, varNames, ".zarray", ".zattrs"));
+        meta.prefetch(MetadataSource.objectsOf(key, groupNames, ".zgroup", ".zattrs"));
+
+        Map<String, String> types = new HashMap<>();
+        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
+        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
+        if (attrMeta == null) {
+            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
+            v1AttrTypes(key, types);
+        }
+        List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, types);
+
+        List<GroupInfo> groups = new ArrayList<>();
+        for (String g : groupNames) {
+            checkName(where, g);
+            groups.add(readGroupInfo(g, childPath(path, g), StoreKeys.join(key, g)));
+        }
+        return new GroupInfo(name, path, key, dims, attrs, varNames, groups);
+    }
+
+    private void v1AttrTypes(String key, Map<String, String> types) throws IOException {
+        for (String k : new String[] {".nczattrs", ".nczattr"}) {
+            Optional<ObjectNode> o = meta.object(StoreKeys.join(key, k));
+            if (o.isPresent()) {
+                VariableBuilder.putTypes(o.get(), types);
+                return;
+            }
+        }
+    }
+
+    private Dim parseDim(String where, String name, JsonNode v) throws MetadataException {
+        checkName(where, name);
+        long len;
+        boolean unlimited = false;
+        JsonNode size = v.isObject() ? v.get("size") : v;
+        if (size == null || !(size.isIntegralNumber() || size.isTextual())) {
+            throw new MetadataException(dataset, where, "dimension '" + name + "': length " + v + " is not an integer");
+        }
+        try {
+            len = size.isTextual() ? Long.parseLong(size.textValue().trim()) : size.longValue();
+        } catch (NumberFormatException e) {
+            throw new MetadataException(dataset, where, "dimension '" + name + "': length " + v + " is not an integer");
+        }
+        if (len < 0) {
+            throw new MetadataException(dataset, where, "dimension '" + name + "': negative length " + len);
+        }
+        if (v.isObject() && v.get("unlimited") != null) {
+            JsonNode u = v.get("unlimited");
+            unlimited = u.asBoolean() || u.asInt() != 0;
+        }
+        return new Dim(name, len, unlimited);
+    }
+
+    private List<String> names(String where, JsonNode list, String field) throws MetadataException {
+        List<String> out = new ArrayList<>();
+        if (list == null) {
+            return out;
+        }
+        if (!list.isArray()) {
+            throw new MetadataException(dataset, where, field + ": not a list");
+        }
+        for (JsonNode n : list) {
+            if (!n.isTextual()) {
+                throw new MetadataException(dataset, where, field + ": " + n + " is not a name");
+            }
+            out.add(n.textValue());
+        }
+        return out;
+    }
+
+    private void checkName(String where, String name) throws MetadataException {
+        if (name.isEmpty() || name.contains("/") || !StoreKeys.isSafe(name)) {
+            throw new MetadataException(dataset, where, "illegal object name '" + name + "'");
+        }
+    }
+
+    private static String childPath(String groupPath, String name) {
+        return groupPath.equals("/") ? "/" + name : groupPath + "/" + name;
+    }
+
+    private GroupModel build(GroupInfo g) throws IOException {
+        List<VarModel> vars = new ArrayList<>();
+        for (String v : g.varNames()) {
+            checkName(g.key().isEmpty() ? ".zgroup" : g.key() + "/.zgroup", v);
+            vars.add(readVariable(v, StoreKeys.join(g.key(), v)));
+        }
+        List<GroupModel> groups = new ArrayList<>();
+        for (GroupInfo c : g.groups()) {
+            groups.add(build(c));
+        }
+        return new GroupModel(g.name(), g.path(), g.key(), g.dims(), g.attrs(), vars, groups);
+    }
+
+    private VarModel readVariable(String name, String key) throws IOException {
+        String zarrayKey = StoreKeys.join(key, ".zarray");
+        ObjectNode zarray = meta.object(zarrayKey).orElseThrow(() -> new MetadataException(dataset, zarrayKey,
+                "variable '" + name + "' is listed in its group's NCZarr metadata but has no " + zarrayKey));
+        ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
+        ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray);
+
+        JsonNode varMeta = either(zarray, "_nczarr_array", "_NCZARR_ARRAY");
+        String where = zarrayKey;
+        if (varMeta == null) {
+            varMeta = either(zattrs, "_nczarr_array", "_NCZARR_ARRAY");
+            where = StoreKeys.join(key, ".zattrs");
+        }
+        for (String k : new String[] {".nczarray", ".nczvar"}) {
+            if (varMeta == null) {
+                varMeta = meta.object(StoreKeys.join(key, k)).orElse(null);
+                where = StoreKeys.join(key, k);
+            }
+        }
+        if (varMeta == null || !varMeta.isObject()) {
+            throw new MetadataException(dataset, zarrayKey, "no NCZarr array metadata (_nczarr_array) for variable '" + name + "'");
+        }
+        JsonNode storage = varMeta.get("storage");
+        JsonNode scalarFlag = varMeta.get("scalar");
+        boolean scalar = storage != null && "scalar".equals(storage.asText())
+                || scalarFlag != null && (scalarFlag.asBoolean() || scalarFlag.asInt() != 0)
+                || array.shape().length == 0;
+
+        List<String> dimPaths = new ArrayList<>();
+        long[] shape;
+        if (scalar) {
+            long n = 1;
+            for (long s : array.shape()) {
+                n *= s;
+            }
+            if (n != 1) {
+                throw new MetadataException(dataset, zarrayKey, "scalar variable '" + name + "' has shape "
+                        + java.util.Arrays.toString(array.shape()));
+            }
+            shape = new long[0];
+        } else {
+            List<String> refs = names(where, either((ObjectNode) varMeta, "dimension_references", "dimrefs"), "dimrefs");
+            if (refs.size() != array.shape().length) {
+                throw new MetadataException(dataset, where, "dimrefs: " + refs.size() + " dimension references for a "
+                        + array.shape().length + "-d array");
+            }
+            for (int i = 0; i < refs.size(); i++) {
+                String ref = refs.get(i).startsWith("/") ? refs.get(i) : "/" + refs.get(i);
+                Dim d = allDims.get(ref);
+                if (d == null) {
+                    throw new MetadataException(dataset, where, "dimrefs: dimension '" + refs.get(i)
+                            + "' of variable '" + name + "' is not defined by any group");
+                }
+                if (d.length() != array.shape()[i]) {
+                    throw new MetadataException(dataset, zarrayKey, "dimension " + ref + " has length " + d.length()
+                            + " but the array shape is " + java.util.Arrays.toString(array.shape()));
+                }
+                dimPaths.add(ref);
+            }
+            shape = array.shape().clone();
+        }
+
+        ElementType et = VariableBuilder.elementType(dataset, zarrayKey, array, true);
+        Map<String, String> types = new LinkedHashMap<>();
+        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
+        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
+        if (attrMeta == null) {
+            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
+            v1AttrTypes(key, types);
+        }
+        String zattrsKey = StoreKeys.join(key, ".zattrs");
+        List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, types);
+        Attr fillAttr = VariableBuilder.fillAttribute(dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
+        Object fill = fillAttr != null
+                ? FillValues.attributeValue(zattrs.get("_FillValue"), et.ncType())
+                : VariableBuilder.zarrayFill(dataset, zarrayKey, array, et);
+        return new VarModel(name, key, dimPaths, shape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+}

@@ -1,0 +1,110 @@
+package io.nczarr.meta;
+
+import io.nczarr.error.MetadataException;
+
+import io.nczarr.model.NcType;
+
+import io.nczarr.model.ElementType;
+
+import io.nczarr.model.ArrayMeta;
+
+import io.nczarr.model.Attr;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** What NCZarr and pure Zarr variables have in common: dtype mapping, fill value, attributes. */
+final class VariableBuilder {
+    private VariableBuilder() {
+    }
+
+    static ElementType elementType(String dataset, String key, ArrayMeta array, boolean nczarr) throws MetadataException {
+        ElementType et = ElementType.of(array.dtype(), nczarr);
+        if (et == null) {
+            throw new MetadataException(dataset, key, "dtype: unsupported dtype '" + array.dtype() + "'");
+        }
+        if (et.layout() == ElementType.Layout.VLEN_UTF8) {
+            boolean vlen = array.filters().stream().anyMatch(f -> f.id().equals("vlen-utf8"));
+            if (!vlen) {
+                throw new MetadataException(dataset, key, "dtype: object dtype '|O' without a vlen-utf8 filter is not supported");
+            }
+        }
+        return et;
+    }
+
+    /** The {@code .zarray} fill_value as a typed value ({@code null} = zeros). */
+    static Object zarrayFill(String dataset, String key, ArrayMeta array, ElementType et) throws MetadataException {
+        try {
+            return FillValues.parse(array.fillValue(), et, array.dtype());
+        } catch (IllegalArgumentException e) {
+            throw new MetadataException(dataset, key, e.getMessage());
+        }
+    }
+
+    /**
+     * A {@code _FillValue} attribute typed like the variable, or {@code null} when {@code raw} is absent.
+     */
+    static Attr fillAttribute(String dataset, String key, JsonNode raw, NcType type) throws MetadataException {
+        if (raw == null || raw.isNull()) {
+            return null;
+        }
+        try {
+            Object v = FillValues.attributeValue(raw, type);
+            return new Attr("_FillValue", type, boxedToArray(v, type));
+        } catch (IllegalArgumentException e) {
+            throw new MetadataException(dataset, key, "attribute '_FillValue': " + e.getMessage());
+        }
+    }
+
+    /** A boxed scalar as the one-element array form {@link Attr} uses. */
+    static Object boxedToArray(Object v, NcType type) {
+        switch (type) {
+            case BYTE:
+            case UBYTE:
+                return new byte[] {(Byte) v};
+            case SHORT:
+            case USHORT:
+                return new short[] {(Short) v};
+            case INT:
+            case UINT:
+                return new int[] {(Integer) v};
+            case INT64:
+            case UINT64:
+                return new long[] {(Long) v};
+            case FLOAT:
+                return new float[] {(Float) v};
+            case DOUBLE:
+                return new double[] {(Double) v};
+            case CHAR:
+                byte b = (Byte) v;
+                return b == 0 ? "" : new String(new byte[] {b}, java.nio.charset.StandardCharsets.ISO_8859_1);
+            default:
+                return new String[] {String.valueOf(v)};
+        }
+    }
+
+    /** The attribute list with {@code fill} first when present. */
+    static List<Attr> withFill(Attr fill, List<Attr> attrs) {
+        if (fill == null) {
+            return attrs;
+        }
+        List<Attr> all = new ArrayList<>(attrs.size() + 1);
+        all.addAll(attrs);
+        all.add(fill);
+        return all;
+    }
+
+    /** Reads {@code "types"} of an NCZarr attribute-type object into a map. */
+    static void putTypes(ObjectNode typesHolder, Map<String, String> into) {
+        if (typesHolder == null) {
+            return;
+        }
+        JsonNode types = typesHolder.get("types");
+        if (types != null && types.isObject()) {
+            types.fields().forEachRemaining(e -> into.put(e.getKey(), e.getValue().asText()));
+        }
+    }
+}

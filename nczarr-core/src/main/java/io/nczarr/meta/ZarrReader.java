@@ -1,0 +1,137 @@
+package io.nczarr.meta;
+
+import io.nczarr.error.MetadataException;
+
+import io.nczarr.model.ElementType;
+
+import io.nczarr.model.ArrayMeta;
+
+import io.nczarr.model.Attr;
+
+import io.nczarr.model.Dim;
+
+import io.nczarr.model.VarModel;
+
+import io.nczarr.model.GroupModel;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.StoreKeys;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads pure Zarr v2 by walking the hierarchy (listing, or {@code .zmetadata}). Dimensions follow
+ * netcdf-c 4.9.0: names from xarray's {@code _ARRAY_DIMENSIONS} (unless {@code noxarray}), else
+ * anonymous {@code _zdim_<len>}; all of them live in the root group.
+ */
+final class ZarrReader {
+
+    private final MetadataSource meta;
+    private final String dataset;
+    private final boolean xarray;
+    /** root-group dimensions by name, in order of first use */
+    private final Map<String, Dim> rootDims = new LinkedHashMap<>();
+    /** where each dimension was first defined, for conflict messages */
+    private final Map<String, String> dimOrigin = new LinkedHashMap<>();
+
+    ZarrReader(String dataset, MetadataSource meta, boolean xarray) {
+        this.dataset = dataset;
+        this.meta = meta;
+        this.xarray = xarray;
+    }
+
+    GroupModel read() throws IOException {
+        GroupModel root = readGroup("", "/", "");
+        List<Dim> dims = new ArrayList<>(rootDims.values());
+        return new GroupModel(root.name(), root.path(), root.key(), dims, root.attributes(), root.variables(),
+                root.groups());
+    }
+
+    private GroupModel readGroup(String name, String path, String key) throws IOException {
+        ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
+        List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, Map.of());
+        List<VarModel> vars = new ArrayList<>();
+        List<GroupModel> groups = new ArrayList<>();
+        List<String> children = meta.children(key);
+        // every child's .zarray is looked at, and .zattrs is read for arrays and groups alike
+        meta.prefetch(MetadataSource.objectsOf(key,
+                children.stream().filter(c -> !c.startsWith(".")).toList(), ".zarray", ".zattrs"));
+        for (String child : children) {
+            if (child.startsWith(".")) {
+                continue;
+            }
+            String childKey = StoreKeys.join(key, child);
+            Optional<ObjectNode> zarray = meta.object(StoreKeys.join(childKey, ".zarray"));
+            if (zarray.isPresent()) {
+                vars.add(readArray(child, childKey, zarray.get()));
+                continue;
+            }
+            if (meta.object(StoreKeys.join(childKey, ".zgroup")).isPresent()) {
+                String childPath = path.equals("/") ? "/" + child : path + "/" + child;
+                groups.add(readGroup(child, childPath, childKey));
+            }
+        }
+        return new GroupModel(name, path, key, List.of(), attrs, vars, groups);
+    }
+
+    private VarModel readArray(String name, String key, ObjectNode zarray) throws IOException {
+        String zarrayKey = StoreKeys.join(key, ".zarray");
+        String zattrsKey = StoreKeys.join(key, ".zattrs");
+        ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray);
+        ObjectNode zattrs = meta.object(zattrsKey).orElse(null);
+        ElementType et = VariableBuilder.elementType(dataset, zarrayKey, array, false);
+
+        long[] shape = array.shape();
+        List<String> dimNames = dimensionNames(zattrs, shape.length);
+        List<String> dimPaths = new ArrayList<>();
+        for (int i = 0; i < shape.length; i++) {
+            String dn = dimNames != null ? dimNames.get(i) : "_zdim_" + shape[i];
+            Dim prev = rootDims.get(dn);
+            if (prev == null) {
+                rootDims.put(dn, new Dim(dn, shape[i], false));
+                dimOrigin.put(dn, key);
+            } else if (prev.length() != shape[i]) {
+                throw new MetadataException(dataset, zarrayKey, "dimension '" + dn + "' has length " + shape[i]
+                        + " here but " + prev.length() + " in " + dimOrigin.get(dn));
+            }
+            dimPaths.add("/" + dn);
+        }
+
+        Object fill = VariableBuilder.zarrayFill(dataset, zarrayKey, array, et);
+        List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, Map.of());
+        Attr fillAttr = null;
+        if (et.ncType().isNumeric()) {
+            JsonNode explicit = zattrs == null ? null : zattrs.get("_FillValue");
+            if (explicit != null && !explicit.isNull()) {
+                fillAttr = VariableBuilder.fillAttribute(dataset, zattrsKey, explicit, et.ncType());
+            } else if (fill != null) {
+                fillAttr = new Attr("_FillValue", et.ncType(), VariableBuilder.boxedToArray(fill, et.ncType()));
+            }
+        }
+        return new VarModel(name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    /** xarray's names if usable: a list of strings of the array's rank ({@code null} otherwise). */
+    private List<String> dimensionNames(ObjectNode zattrs, int rank) {
+        if (!xarray || zattrs == null || rank == 0) {
+            return null;
+        }
+        JsonNode ad = zattrs.get("_ARRAY_DIMENSIONS");
+        if (ad == null || !ad.isArray() || ad.size() != rank) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        for (JsonNode n : ad) {
+            if (!n.isTextual() || n.textValue().isEmpty() || n.textValue().contains("/")) {
+                return null;
+            }
+            names.add(n.textValue());
+        }
+        return names;
+    }
+}

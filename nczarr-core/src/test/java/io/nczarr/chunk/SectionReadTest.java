@@ -1,0 +1,254 @@
+package io.nczarr.chunk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.model.DatasetModel;
+import io.nczarr.model.GroupModel;
+import io.nczarr.meta.MetadataReader;
+import io.nczarr.model.VarModel;
+import io.nczarr.store.ReadPool;
+import io.nczarr.store.Store;
+import io.nczarr.store.Stores;
+import io.nczarr.testkit.Corpus;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.lang.reflect.Array;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Strided sections read through the chunk reader equal the same elements picked out of a whole
+ * read, and touch only the chunks they need.
+ */
+class SectionReadTest {
+
+    static Stream<String> datasets() {
+        return Stream.of("nczarr_shapes", "nczarr_types", "nczarr_fill", "zarr_dtypes", "zarr_chunk_edges", "edge",
+                "nczarr_scalars", "zarr_scalar_attrs");
+    }
+
+    /** A corpus dataset's store and model, closed together. */
+    record Opened(Store store, DatasetModel model) implements AutoCloseable {
+        VarModel rootVariable(java.util.function.Predicate<VarModel> which) {
+            return model.root().variables().stream().filter(which).findFirst().orElseThrow();
+        }
+
+        @Override
+        public void close() throws IOException {
+            store.close();
+        }
+    }
+
+    static Opened open(String corpusName) throws IOException {
+        DatasetUrl url = DatasetUrl.parse(Corpus.byName(corpusName).url());
+        Store store = Stores.open(url);
+        return new Opened(store, MetadataReader.read(store, url.format(), url.useXarrayDimensions()));
+    }
+
+    static List<VarModel> variables(GroupModel g) {
+        List<VarModel> out = new ArrayList<>(g.variables());
+        g.groups().forEach(c -> out.addAll(variables(c)));
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("datasets")
+    void randomSectionsMatchWholeRead(String name) throws IOException {
+        Random rnd = new Random(42);
+        try (Opened o = open(name)) {
+            Store store = o.store();
+            for (VarModel v : variables(o.model().root())) {
+                ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), null);
+                try {
+                    reader.checkCodecs();
+                } catch (IOException unsupportedHere) {
+                    continue;
+                }
+                Object whole = reader.readAll();
+                int rank = v.shape().length;
+                for (int trial = 0; trial < 25; trial++) {
+                    long[] origin = new long[rank];
+                    int[] count = new int[rank];
+                    int[] stride = new int[rank];
+                    boolean empty = false;
+                    for (int d = 0; d < rank; d++) {
+                        int len = (int) v.shape()[d];
+                        if (len == 0) {
+                            empty = true;
+                            break;
+                        }
+                        origin[d] = rnd.nextInt(len);
+                        stride[d] = 1 + rnd.nextInt(3);
+                        int max = (int) ((len - 1 - origin[d]) / stride[d]) + 1;
+                        count[d] = 1 + rnd.nextInt(max);
+                    }
+                    if (empty) {
+                        break;
+                    }
+                    Object part = new ChunkReader(store, v, CodecRegistry.standard(), ReadPool.shared())
+                            .read(origin, count, stride);
+                    Object expected = pick(whole, v.shape(), origin, count, stride);
+                    assertTrue(java.util.Objects.deepEquals(expected, part), v.name() + " section " + trial);
+                }
+            }
+        }
+    }
+
+    /** The reference: elements of a whole C-order array picked one by one. */
+    static Object pick(Object whole, long[] shape, long[] origin, int[] count, int[] stride) {
+        int rank = shape.length;
+        int n = 1;
+        for (int c : count) {
+            n *= c;
+        }
+        Object out = Array.newInstance(whole.getClass().getComponentType(), n);
+        int[] m = new int[rank];
+        for (int k = 0; k < n; k++) {
+            long idx = 0;
+            for (int d = 0; d < rank; d++) {
+                idx = idx * shape[d] + origin[d] + (long) m[d] * stride[d];
+            }
+            Array.set(out, k, Array.get(whole, (int) idx));
+            for (int d = rank - 1; d >= 0; d--) {
+                if (++m[d] < count[d]) {
+                    break;
+                }
+                m[d] = 0;
+            }
+        }
+        return out;
+    }
+
+    /** Counts which keys were fetched. */
+    static final class CountingStore implements Store {
+        final Store inner;
+        final Set<String> fetched = ConcurrentHashMap.newKeySet();
+
+        CountingStore(Store inner) {
+            this.inner = inner;
+        }
+
+        @Override
+        public String location() {
+            return inner.location();
+        }
+
+        @Override
+        public Optional<byte[]> get(String key) throws IOException {
+            fetched.add(key);
+            return inner.get(key);
+        }
+
+        @Override
+        public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+            fetched.add(key);
+            return inner.getRange(key, offset, length);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws IOException {
+            return inner.list(prefix);
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
+    }
+
+    @Test
+    void aSectionFetchesOnlyTheChunksItTouches() throws IOException {
+        // nczarr_shapes /v4d: shape [3, 4, 5, 6], chunks [2, 3, 2, 4]
+        try (Opened o = open("nczarr_shapes")) {
+            VarModel v = o.rootVariable(x -> x.shape().length == 4);
+            CountingStore store = new CountingStore(o.store());
+            ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), null);
+            int[] c = v.array().chunks();
+            // one element in the last chunk of every dimension
+            long[] origin = new long[4];
+            for (int d = 0; d < 4; d++) {
+                origin[d] = v.shape()[d] - 1;
+            }
+            Object one = reader.read(origin, new int[] {1, 1, 1, 1}, new int[] {1, 1, 1, 1});
+            assertEquals(1, Array.getLength(one));
+            assertEquals(1, store.fetched.size(), store.fetched.toString());
+            String expectedKey = v.key() + "/" + (v.shape()[0] - 1) / c[0] + "." + (v.shape()[1] - 1) / c[1] + "."
+                    + (v.shape()[2] - 1) / c[2] + "." + (v.shape()[3] - 1) / c[3];
+            assertEquals(Set.of(expectedKey), store.fetched);
+            // the first row along the last dimension spans all its chunks and nothing else
+            store.fetched.clear();
+            reader.read(new long[4], new int[] {1, 1, 1, (int) v.shape()[3]}, new int[] {1, 1, 1, 1});
+            assertEquals((v.shape()[3] + c[3] - 1) / c[3], store.fetched.size(), store.fetched.toString());
+        }
+    }
+
+    @Test
+    void progressCountsEveryChunkOnce() throws IOException {
+        try (Opened o = open("nczarr_shapes")) {
+            Store store = o.store();
+            VarModel v = o.rootVariable(x -> x.shape().length == 4);
+            for (java.util.concurrent.ExecutorService pool : java.util.Arrays.asList(null, ReadPool.shared())) {
+                ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), pool);
+                java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
+                java.util.concurrent.atomic.AtomicLong maxDone = new java.util.concurrent.atomic.AtomicLong();
+                long[] total = new long[1];
+                reader.setProgress((name, done, t) -> {
+                    calls.incrementAndGet();
+                    maxDone.accumulateAndGet(done, Math::max);
+                    total[0] = t;
+                });
+                reader.readAll();
+                long chunks = 1;
+                for (int d = 0; d < 4; d++) {
+                    chunks *= (v.shape()[d] + v.array().chunks()[d] - 1) / v.array().chunks()[d];
+                }
+                assertEquals(chunks, calls.get());
+                assertEquals(chunks, maxDone.get());
+                assertEquals(chunks, total[0]);
+            }
+        }
+    }
+
+    @Test
+    void parallelAndSequentialReadsAgree() throws IOException {
+        try (Opened o = open("nczarr_shapes")) {
+            Store store = o.store();
+            for (VarModel v : o.model().root().variables()) {
+                Object seq = new ChunkReader(store, v, CodecRegistry.standard(), null).readAll();
+                Object par = new ChunkReader(store, v, CodecRegistry.standard(), ReadPool.shared()).readAll();
+                assertTrue(java.util.Objects.deepEquals(seq, par), v.name());
+            }
+        }
+    }
+
+    @Test
+    void fortranOrderChunksAreTransposed() throws IOException {
+        try (Opened o = open("zarr_dtypes")) {
+            Store store = o.store();
+            VarModel f = o.rootVariable(x -> x.name().equals("order_F_2d"));
+            assertTrue(f.array().fortranOrder());
+            Object whole = new ChunkReader(store, f, CodecRegistry.standard(), null).readAll();
+            // written by zarr-python as np.arange(n).reshape(shape): C-order values 0, 1, 2, ...
+            long[] expected = new long[Array.getLength(whole)];
+            for (int i = 0; i < expected.length; i++) {
+                expected[i] = i;
+            }
+            long[] actual = new long[expected.length];
+            for (int i = 0; i < actual.length; i++) {
+                actual[i] = ((Number) Array.get(whole, i)).longValue();
+            }
+            assertArrayEquals(expected, actual);
+        }
+    }
+}
