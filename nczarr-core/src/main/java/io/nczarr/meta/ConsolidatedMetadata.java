@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.Executor;
 
 /**
  * Consolidated metadata ({@code .zmetadata}, written by zarr-python, xarray and netcdf-c 4.10):
@@ -24,12 +25,12 @@ final class ConsolidatedMetadata implements MetadataSource {
     private final Map<String, ObjectNode> objects = new HashMap<>();
     private final Map<String, TreeSet<String>> children = new HashMap<>();
 
-    private ConsolidatedMetadata(Store store) {
-        this.others = new StoreMetadata(store);
+    private ConsolidatedMetadata(Store store, Executor prefetcher) {
+        this.others = new StoreMetadata(store, prefetcher);
     }
 
     /** The consolidated view if {@code .zmetadata} exists at the root, else empty. */
-    static Optional<MetadataSource> open(Store store) throws IOException {
+    static Optional<MetadataSource> open(Store store, Executor prefetcher) throws IOException {
         Optional<ObjectNode> zm = Json.readObject(store, ".zmetadata");
         if (zm.isEmpty()) {
             return Optional.empty();
@@ -38,7 +39,7 @@ final class ConsolidatedMetadata implements MetadataSource {
         if (meta == null || !meta.isObject()) {
             throw new MetadataException(store.location(), ".zmetadata", "no \"metadata\" object");
         }
-        ConsolidatedMetadata c = new ConsolidatedMetadata(store);
+        ConsolidatedMetadata c = new ConsolidatedMetadata(store, prefetcher);
         Iterator<Map.Entry<String, JsonNode>> it = meta.fields();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 
 /**
  * Where metadata objects come from: the store itself ({@link StoreMetadata}), or the consolidated
@@ -36,7 +37,7 @@ interface MetadataSource {
         return keys;
     }
 
-    static MetadataSource of(Store store) {
-        return new StoreMetadata(store);
+    static MetadataSource of(Store store, Executor prefetcher) {
+        return new StoreMetadata(store, prefetcher);
     }
 }

@@ -1,7 +1,6 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.store.ReadPool;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.Collection;
@@ -11,7 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 
 /**
  * Metadata objects and listings straight from the store, each fetched at most once per open
@@ -24,13 +23,14 @@ final class StoreMetadata implements MetadataSource {
 
     private final Store store;
     /** The store's request pool when it wants requests in flight (S3); else {@code null}: no prefetch. */
-    private final ExecutorService prefetcher;
+    private final Executor prefetcher;
     private final Map<String, CompletableFuture<Optional<ObjectNode>>> objects = new ConcurrentHashMap<>();
     private final Map<String, List<String>> listings = new ConcurrentHashMap<>();
 
-    StoreMetadata(Store store) {
+    /** @param prefetcher where to fetch announced objects concurrently; {@code null}: no prefetch */
+    StoreMetadata(Store store, Executor prefetcher) {
         this.store = store;
-        this.prefetcher = store.preferredConcurrency() > 1 ? ReadPool.forStore(store) : null;
+        this.prefetcher = prefetcher;
     }
 
     @Override

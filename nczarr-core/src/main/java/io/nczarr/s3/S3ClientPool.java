@@ -11,9 +11,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  * {@link S3ClientSpec} (endpoint, region, credentials, tuning), reference counted, closed when
  * the last {@link Lease} on it is closed. Thread-safe.
  */
-public final class S3ClientPool {
+public final class S3ClientPool implements Closeable {
 
+    // TODO(wiring): removed once every caller gets its pool from NcZarrOptions
     private static final S3ClientPool SHARED = new S3ClientPool(S3ClientFactory::create);
+
+    public static S3ClientPool shared() {
+        return SHARED;
+    }
 
     private final Function<S3ClientSpec, S3Client> factory;
     private final Map<S3ClientSpec, Entry> clients = new HashMap<>();
@@ -29,11 +34,6 @@ public final class S3ClientPool {
 
     public S3ClientPool(Function<S3ClientSpec, S3Client> factory) {
         this.factory = factory;
-    }
-
-    /** The process-wide pool. */
-    public static S3ClientPool shared() {
-        return SHARED;
     }
 
     /** A client for the spec, created on first use; close the lease when done. */
@@ -53,6 +53,18 @@ public final class S3ClientPool {
             clients.remove(spec);
             e.client.close();
         }
+    }
+
+    /**
+     * Closes every client now, whatever leases are still open (their later requests fail); for the
+     * owner of the pool when it shuts down.
+     */
+    @Override
+    public synchronized void close() {
+        for (Entry e : clients.values()) {
+            e.client.close();
+        }
+        clients.clear();
     }
 
     /** How many clients are open now. */

@@ -1,55 +1,123 @@
 package io.nczarr.store;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The shared pools that fetch and decode chunks, and prefetch metadata, in parallel. Local stores use one daemon thread
- * per core (decoding is CPU bound, so at most that many decoded chunks are in memory per read at
- * once). A remote store that asks for more requests in flight ({@link Store#preferredConcurrency()})
- * gets a shared pool of that many threads, so that round trips overlap.
+ * The threads that fetch and decode chunks, and prefetch metadata, in parallel: one decode pool
+ * (decoding is CPU bound, so one thread per core by default and at most that many decoded chunks
+ * in memory per read) and one request pool for latency-bound remote stores. Both are bounded, made
+ * on first use, let idle threads end, and are shut down by {@link #close()}; whoever made the pool
+ * owns it (a host such as THREDDS can size and stop it through the options it passes in).
+ *
+ * <p>A store that asks for {@code n > 1} requests in flight ({@link Store#preferredConcurrency()})
+ * gets the request pool limited to {@code n} tasks of that read at once, so different concurrency
+ * values share one pool instead of one pool each.
  */
-public final class ReadPool {
-    private ReadPool() {
+public final class ReadPool implements AutoCloseable {
+    private static final long IDLE_SECONDS = 30;
+
+    private final int decodeThreads;
+    private final int requestThreads;
+    private final String name;
+    private ExecutorService decode;
+    private ExecutorService requests;
+    private boolean closed;
+
+    /**
+     * @param decodeThreads threads of the CPU-bound pool (at least 1)
+     * @param requestThreads threads of the request pool, the most requests in flight over all reads (at least 1)
+     */
+    public ReadPool(int decodeThreads, int requestThreads) {
+        this(decodeThreads, requestThreads, "nczarr");
     }
 
-    private static final Map<Integer, ExecutorService> IO_POOLS = new ConcurrentHashMap<>();
-
-    private static final class Holder {
-        static final ExecutorService POOL = create("nczarr-decode-",
-                Integer.getInteger("nczarr.decodeThreads", Runtime.getRuntime().availableProcessors()));
+    public ReadPool(int decodeThreads, int requestThreads, String name) {
+        if (decodeThreads < 1 || requestThreads < 1) {
+            throw new IllegalArgumentException("thread counts must be at least 1: decode " + decodeThreads
+                    + ", requests " + requestThreads);
+        }
+        this.decodeThreads = decodeThreads;
+        this.requestThreads = requestThreads;
+        this.name = name;
     }
 
-    private static ExecutorService create(String prefix, int n) {
-        AtomicInteger count = new AtomicInteger();
-        return Executors.newFixedThreadPool(Math.max(1, n), r -> {
-            Thread t = new Thread(r, prefix + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+    public int decodeThreads() {
+        return decodeThreads;
     }
 
-    /** The CPU-bound pool: one thread per core ({@code -Dnczarr.decodeThreads}). */
-    public static ExecutorService shared() {
-        return Holder.POOL;
+    public int requestThreads() {
+        return requestThreads;
+    }
+
+    /** The CPU-bound pool. */
+    public synchronized ExecutorService decodePool() {
+        checkOpen();
+        if (decode == null) {
+            decode = create(name + "-decode-", decodeThreads);
+        }
+        return decode;
+    }
+
+    private synchronized ExecutorService requestPool() {
+        checkOpen();
+        if (requests == null) {
+            requests = create(name + "-io-", requestThreads);
+        }
+        return requests;
     }
 
     /**
-     * The executor for a store's chunk reads: {@code null} (the calling thread, one chunk at a
-     * time) when it asks for 1, the per-core pool when it asks for 0, else a shared pool of that
-     * many threads.
+     * The executor for one store's reads: {@code null} (the calling thread, one chunk at a time) when
+     * it asks for 1, the decode pool when it asks for 0, else the request pool limited to as many
+     * tasks in flight as the store asks for (and at most the pool's size).
      */
-    public static ExecutorService forStore(Store store) {
+    public ExecutorService forStore(Store store) {
         int n = store.preferredConcurrency();
         if (n <= 0) {
-            return shared();
+            return decodePool();
         }
         if (n == 1) {
             return null;
         }
-        return IO_POOLS.computeIfAbsent(n, k -> create("nczarr-io" + k + "-", k));
+        return new LimitedExecutor(requestPool(), Math.min(n, requestThreads));
+    }
+
+    /** Stops the pools: running tasks finish, queued tasks are dropped; later use is an error. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (decode != null) {
+            decode.shutdownNow();
+        }
+        if (requests != null) {
+            requests.shutdownNow();
+        }
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the read pool " + name + " is closed");
+        }
+    }
+
+    private static ExecutorService create(String prefix, int n) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(n, n, IDLE_SECONDS, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, prefix + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        // an idle library holds no threads
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 }

@@ -1,11 +1,10 @@
 package io.nczarr.cdm;
 
-import io.nczarr.codec.CodecRegistry;
 import io.nczarr.model.DatasetModel;
-import io.nczarr.meta.MetadataReader;
+import io.nczarr.open.Datasets;
+import io.nczarr.open.NcZarrOptions;
+import io.nczarr.open.OpenDataset;
 import io.nczarr.raf.ByteRangeFiles;
-import io.nczarr.store.Store;
-import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import ucar.nc2.NetcdfFile;
@@ -27,28 +26,25 @@ public final class NcZarrFiles {
     private NcZarrFiles() {
     }
 
-    /** Opens a dataset; the caller closes the returned file. */
+    /** Opens a dataset with the process default {@link NcZarrOptions#shared()}; the caller closes the file. */
     public static NetcdfFile open(String location) throws IOException {
-        return open(location, CodecRegistry.standard());
+        return open(location, NcZarrOptions.shared());
     }
 
-    /** Opens a dataset with a specific codec registry (e.g. with user codecs added). */
-    public static NetcdfFile open(String location, CodecRegistry codecs) throws IOException {
-        DatasetUrl url;
-        try {
-            url = DatasetUrl.parse(location);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
-        }
+    /**
+     * Opens a dataset with the given resources and settings (codec registry, threads, S3 and HTTP clients,
+     * limits); the options stay open after the file is closed.
+     */
+    public static NetcdfFile open(String location, NcZarrOptions options) throws IOException {
+        DatasetUrl url = Datasets.parse(location);
         if (url.isBytes()) {
             return openBytes(url, location);
         }
-        Store store = Stores.open(url);
+        OpenDataset dataset = Datasets.open(url, options);
         try {
-            DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
-            return new NetcdfFileSubclass(new NcZarrIosp(store, model, codecs), null, location, null);
+            return new NetcdfFileSubclass(new NcZarrIosp(dataset), null, location, null);
         } catch (IOException | RuntimeException e) {
-            store.close();
+            dataset.close();
             throw e;
         }
     }

@@ -1,26 +1,26 @@
 package io.nczarr.cdm;
 
 import io.nczarr.chunk.ChunkReader;
-import io.nczarr.store.ReadPool;
 import io.nczarr.chunk.ReadProgress;
-import io.nczarr.codec.CodecRegistry;
 import io.nczarr.model.Attr;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.model.Dim;
 import io.nczarr.model.GroupModel;
-import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.VarModel;
-import io.nczarr.store.Store;
-import io.nczarr.store.Stores;
+import io.nczarr.open.Datasets;
+import io.nczarr.open.NcZarrOptions;
+import io.nczarr.open.OpenDataset;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import ucar.ma2.Array;
@@ -50,19 +50,17 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
      */
     public static final String MESSAGE_MODEL = "nczarr.model";
 
-    private Store store;
-    private final List<ChunkReader> readers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private OpenDataset dataset;
     private DatasetModel model;
-    private CodecRegistry codecs = CodecRegistry.standard();
+    private final List<ChunkReader> readers = new CopyOnWriteArrayList<>();
 
-    /** For ServiceLoader. */
+    /** For ServiceLoader: opens with {@link NcZarrOptions#shared()}. */
     public NcZarrIosp() {
     }
 
-    NcZarrIosp(Store store, DatasetModel model, CodecRegistry codecs) {
-        this.store = store;
-        this.model = model;
-        this.codecs = codecs;
+    NcZarrIosp(OpenDataset dataset) {
+        this.dataset = dataset;
+        this.model = dataset.model();
     }
 
     @Override
@@ -122,16 +120,10 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     @Override
     public void open(RandomAccessFile raf, NetcdfFile ncfile, CancelTask cancelTask) throws IOException {
         this.raf = raf;
-        if (model == null) {
+        if (dataset == null) {
             // reached through NetcdfFile.open(".../.zgroup" or "x.zip"): open the store ourselves
-            DatasetUrl url = DatasetUrl.parse(raf.getLocation());
-            store = Stores.open(url);
-            try {
-                model = MetadataReader.read(store, url.format(), url.useXarrayDimensions());
-            } catch (IOException | RuntimeException e) {
-                store.close();
-                throw e;
-            }
+            dataset = Datasets.open(Datasets.parse(raf.getLocation()), NcZarrOptions.shared());
+            model = dataset.model();
         }
         new CdmBuilder(ncfile).build(model.root());
         ncfile.finish();
@@ -191,7 +183,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 if (!vm.isScalar()) {
                     v.addAttribute(new Attribute(CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
                 }
-                ChunkReader reader = new ChunkReader(store, vm, codecs, ReadPool.forStore(store));
+                ChunkReader reader = dataset.reader(vm);
                 // an unknown codec or a bad codec parameter fails the open, naming the variable
                 reader.checkCodecs();
                 v.setSPobject(reader);
@@ -209,6 +201,11 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     public Array readData(Variable v2, Section section) throws IOException, InvalidRangeException {
         ChunkReader reader = (ChunkReader) v2.getSPobject();
         Section s = Section.fill(section, v2.getShape());
+        String outOfRange = s.checkInRange(v2.getShape());
+        if (outOfRange != null) {
+            throw new InvalidRangeException(model.location() + ": variable '" + v2.getFullName() + "': section "
+                    + s + " is outside the shape " + Arrays.toString(v2.getShape()) + ": " + outOfRange);
+        }
         int rank = s.getRank();
         long[] origin = new long[rank];
         int[] count = new int[rank];
@@ -238,8 +235,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     @Override
     public void close() throws IOException {
         try {
-            if (store != null) {
-                store.close();
+            if (dataset != null) {
+                dataset.close();
             }
         } finally {
             super.close();
@@ -263,6 +260,6 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
     @Override
     public String getDetailInfo() {
-        return model == null ? "" : "store: " + store + "\nconventions: " + model.conventions() + "\n";
+        return model == null ? "" : "store: " + dataset.store() + "\nconventions: " + model.conventions() + "\n";
     }
 }

@@ -1,0 +1,116 @@
+package io.nczarr.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering docs/architecture.md describes, enforced: data flows url → store → model → meta → chunk →
+ * open → binding; codecs and errors are leaves; only the binding and the byte-range RandomAccessFile know
+ * netCDF-Java; the library never uses the test kit or the command line; no package cycles; files are read
+ * by stores, not by URL parsing or metadata code.
+ */
+class ArchitectureTest {
+    private static JavaClasses library;
+    private static JavaClasses all;
+
+    @BeforeAll
+    static void importClasses() {
+        all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.nczarr");
+        library = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("/io/nczarr/cli/")
+                        && !location.contains("/io/nczarr/testkit/"))
+                .importPackages("io.nczarr");
+    }
+
+    @Test
+    void layersAreRespected() {
+        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("error").definedBy("io.nczarr.error..")
+                .layer("dtype").definedBy("io.nczarr.dtype..")
+                .layer("codec").definedBy("io.nczarr.codec..")
+                .layer("url").definedBy("io.nczarr.url..")
+                .layer("s3").definedBy("io.nczarr.s3..")
+                .layer("store").definedBy("io.nczarr.store..")
+                .layer("model").definedBy("io.nczarr.model..")
+                .layer("meta").definedBy("io.nczarr.meta..")
+                .layer("chunk").definedBy("io.nczarr.chunk..")
+                .layer("open").definedBy("io.nczarr.open..")
+                .layer("raf").definedBy("io.nczarr.raf..")
+                .layer("binding").definedBy("io.nczarr.cdm..")
+                .whereLayer("error").mayOnlyAccessLayers("error")
+                .whereLayer("dtype").mayOnlyAccessLayers("dtype", "error")
+                .whereLayer("codec").mayOnlyAccessLayers("codec", "dtype", "error")
+                .whereLayer("url").mayOnlyAccessLayers("url", "error")
+                .whereLayer("s3").mayOnlyAccessLayers("s3", "error")
+                .whereLayer("store").mayOnlyAccessLayers("store", "url", "s3", "error")
+                .whereLayer("model").mayOnlyAccessLayers("model", "codec", "dtype", "error")
+                .whereLayer("meta").mayOnlyAccessLayers("meta", "model", "store", "url", "codec", "dtype", "error")
+                .whereLayer("chunk").mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
+                .whereLayer("open").mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3",
+                        "codec", "dtype", "error")
+                .whereLayer("raf").mayOnlyAccessLayers("raf", "s3", "url", "error")
+                .whereLayer("binding").mayNotBeAccessedByAnyLayer()
+                .withOptionalLayers(true);
+        rule.check(library);
+    }
+
+    @Test
+    void onlyTheBindingAndTheRandomAccessFileKnowNetcdfJava() {
+        noClasses().that().resideOutsideOfPackages("io.nczarr.cdm..", "io.nczarr.raf..", "io.nczarr.cli..")
+                .should().dependOnClassesThat().resideInAPackage("ucar..")
+                .check(all);
+    }
+
+    @Test
+    void theLibraryNeverUsesTheTestKitOrTheCommandLine() {
+        noClasses().that().resideOutsideOfPackages("io.nczarr.cli..", "io.nczarr.testkit..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.nczarr.cli..", "io.nczarr.testkit..")
+                .check(all);
+    }
+
+    @Test
+    void theTestKitDependsOnNoProjectModule() {
+        noClasses().that().resideInAPackage("io.nczarr.testkit..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.nczarr.testkit..", "java..", "javax..",
+                        "com.fasterxml.jackson..", "org.gaul..", "software.amazon.awssdk..", "org.junit..",
+                        "org.eclipse.jetty..", "jakarta..", "org.jclouds..", "com.sun.net.httpserver..")
+                .check(all);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.nczarr.(*)..").should().beFreeOfCycles().check(all);
+    }
+
+    @Test
+    void codecsKnowOnlyBytesAndParameters() {
+        classes().that().resideInAPackage("io.nczarr.codec..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.nczarr.codec..", "io.nczarr.dtype..",
+                        "io.nczarr.error..", "java..", "com.fasterxml.jackson..", "com.github.luben.zstd..",
+                        "net.jpountz..", "org.apache.commons.compress..", "org.tukaani.xz..", "org.xerial.snappy..")
+                .check(library);
+    }
+
+    @Test
+    void filesAreReadByStoresNotByParsingOrDecoding() {
+        noClasses().that().resideInAnyPackage("io.nczarr.url..", "io.nczarr.model..", "io.nczarr.meta..",
+                        "io.nczarr.chunk..", "io.nczarr.codec..", "io.nczarr.dtype..", "io.nczarr.error..",
+                        "io.nczarr.open..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("java.nio.file.Files")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileInputStream")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.RandomAccessFile")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.zip.ZipFile")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.nio.channels.FileChannel")
+                .check(library);
+    }
+}

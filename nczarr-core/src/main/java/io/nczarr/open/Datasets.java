@@ -1,0 +1,37 @@
+package io.nczarr.open;
+
+import io.nczarr.error.NcZarrException;
+import io.nczarr.meta.MetadataReader;
+import io.nczarr.model.DatasetModel;
+import io.nczarr.store.Store;
+import io.nczarr.store.Stores;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+
+/** Opening an NCZarr/Zarr dataset: URL → store → metadata → model, with the resources of the options. */
+public final class Datasets {
+    private Datasets() {
+    }
+
+    /** Parses a netcdf-c URL or path; a malformed one is an {@link NcZarrException} naming it. */
+    public static DatasetUrl parse(String location) throws NcZarrException {
+        try {
+            return DatasetUrl.parse(location);
+        } catch (IllegalArgumentException e) {
+            throw new NcZarrException(e.getMessage(), e);
+        }
+    }
+
+    /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
+    public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
+        Store store = Stores.open(url);
+        try {
+            DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions(),
+                    store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);
+            return new OpenDataset(store, model, options);
+        } catch (IOException | RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+}

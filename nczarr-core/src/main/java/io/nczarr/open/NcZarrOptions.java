@@ -1,0 +1,260 @@
+package io.nczarr.open;
+
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.error.NcZarrException;
+import io.nczarr.s3.AwsEnvironment;
+import io.nczarr.s3.S3ClientFactory;
+import io.nczarr.s3.S3ClientPool;
+import io.nczarr.store.ReadPool;
+import io.nczarr.store.StoreLimits;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything a dataset open needs from outside: the codec registry, the read threads, the S3 client
+ * pool, the HTTP client, limits and the environment (system properties, environment variables) the
+ * settings are read from. Immutable; made once ({@link #builder()}, or {@link #shared()} for the process
+ * default) and passed down, so that a host can size, share and stop what the library uses. This class and
+ * the per-URL settings it resolves are the one place where system properties are read.
+ *
+ * <p>Resources the builder creates (because none was given) are owned by the options and stopped by
+ * {@link #close()}; resources given to the builder stay the caller's.
+ *
+ * <table>
+ *   <caption>system properties (a URL fragment key of the same name overrides the per-dataset ones)</caption>
+ *   <tr><th>property</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code nczarr.decodeThreads}</td><td>cores</td><td>threads decoding chunks of local datasets</td></tr>
+ *   <tr><td>{@code nczarr.requestThreads}</td><td>64</td><td>most requests in flight over all remote reads
+ *       (each read is further limited by {@code nczarr.s3.concurrency})</td></tr>
+ *   <tr><td>{@code nczarr.maxObjectBytes}</td><td>1 GiB</td><td>largest object read whole</td></tr>
+ * </table>
+ */
+public final class NcZarrOptions implements AutoCloseable {
+    public static final String DECODE_THREADS = "nczarr.decodeThreads";
+    public static final String REQUEST_THREADS = "nczarr.requestThreads";
+    public static final String MAX_OBJECT_BYTES = "nczarr.maxObjectBytes";
+
+    public static final int DEFAULT_REQUEST_THREADS = 64;
+    /** More threads than this is a configuration mistake, not a wish. */
+    private static final int MAX_THREADS = 1024;
+
+    private static NcZarrOptions shared;
+
+    private final CodecRegistry codecs;
+    private final ReadPool readPool;
+    private final S3ClientPool s3Clients;
+    private final AwsEnvironment environment;
+    private final long maxObjectBytes;
+    private final HttpClient givenHttpClient;
+    private HttpClient ownHttpClient;
+    private final List<AutoCloseable> owned;
+    private boolean closed;
+
+    private NcZarrOptions(Builder b, List<AutoCloseable> owned) {
+        this.codecs = b.codecs;
+        this.readPool = b.readPool;
+        this.s3Clients = b.s3Clients;
+        this.environment = b.environment;
+        this.maxObjectBytes = b.maxObjectBytes;
+        this.givenHttpClient = b.httpClient;
+        this.owned = owned;
+    }
+
+    /**
+     * The process default, made from system properties on first use. Bounded (a fixed number of
+     * threads, idle threads end); {@link #closeShared()} stops it and the next call makes a new one.
+     */
+    public static synchronized NcZarrOptions shared() {
+        if (shared == null || shared.isClosed()) {
+            try {
+                shared = builder().build();
+            } catch (NcZarrException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+        return shared;
+    }
+
+    /** Stops the process default's threads and clients (e.g. when a web application is undeployed). */
+    public static synchronized void closeShared() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
+    /** A builder with every setting taken from the system properties. */
+    public static Builder builder() {
+        return new Builder(AwsEnvironment.system());
+    }
+
+    /** A builder whose settings come from {@code environment} (fixed values in tests). */
+    public static Builder builder(AwsEnvironment environment) {
+        return new Builder(environment);
+    }
+
+    public CodecRegistry codecs() {
+        return codecs;
+    }
+
+    public ReadPool readPool() {
+        return readPool;
+    }
+
+    public S3ClientPool s3Clients() {
+        return s3Clients;
+    }
+
+    /** Where system properties and environment variables are read. */
+    public AwsEnvironment environment() {
+        return environment;
+    }
+
+    public long maxObjectBytes() {
+        return maxObjectBytes;
+    }
+
+    /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
+    public synchronized HttpClient httpClient() {
+        if (givenHttpClient != null) {
+            return givenHttpClient;
+        }
+        if (ownHttpClient == null) {
+            if (closed) {
+                throw new IllegalStateException("these options are closed");
+            }
+            ownHttpClient = HttpClient.newBuilder()
+                    .connectTimeout(Duration.ofSeconds(10))
+                    .followRedirects(HttpClient.Redirect.NORMAL)
+                    .build();
+        }
+        return ownHttpClient;
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Stops what these options made themselves (threads, clients); what was given stays open. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ownHttpClient = null; // the JDK client has no close before Java 21: dropping it ends its thread
+        }
+        for (AutoCloseable c : owned) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // closing is best effort; nothing useful to do with a failure here
+            }
+        }
+    }
+
+    /** Builds {@link NcZarrOptions}; anything not set comes from the system properties. */
+    public static final class Builder {
+        private final AwsEnvironment environment;
+        private CodecRegistry codecs;
+        private ReadPool readPool;
+        private Integer decodeThreads;
+        private Integer requestThreads;
+        private S3ClientPool s3Clients;
+        private HttpClient httpClient;
+        private long maxObjectBytes = -1;
+
+        private Builder(AwsEnvironment environment) {
+            this.environment = environment;
+        }
+
+        public Builder codecs(CodecRegistry codecs) {
+            this.codecs = codecs;
+            return this;
+        }
+
+        /** Threads given by the caller, who also stops them; overrides the thread counts. */
+        public Builder readPool(ReadPool readPool) {
+            this.readPool = readPool;
+            return this;
+        }
+
+        public Builder decodeThreads(int n) {
+            this.decodeThreads = n;
+            return this;
+        }
+
+        public Builder requestThreads(int n) {
+            this.requestThreads = n;
+            return this;
+        }
+
+        /** S3 clients given by the caller, who also closes them. */
+        public Builder s3Clients(S3ClientPool pool) {
+            this.s3Clients = pool;
+            return this;
+        }
+
+        /** The HTTP client given by the caller. */
+        public Builder httpClient(HttpClient client) {
+            this.httpClient = client;
+            return this;
+        }
+
+        public Builder maxObjectBytes(long n) {
+            this.maxObjectBytes = n;
+            return this;
+        }
+
+        /** @throws NcZarrException when a setting is out of range, naming the property */
+        public NcZarrOptions build() throws NcZarrException {
+            List<AutoCloseable> owned = new ArrayList<>();
+            if (codecs == null) {
+                codecs = CodecRegistry.standard();
+            }
+            if (maxObjectBytes < 0) {
+                maxObjectBytes = number(MAX_OBJECT_BYTES, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, 1, Long.MAX_VALUE);
+            }
+            if (readPool == null) {
+                int decode = decodeThreads != null ? check(DECODE_THREADS, decodeThreads)
+                        : (int) number(DECODE_THREADS, Runtime.getRuntime().availableProcessors(), 1, MAX_THREADS);
+                int requests = requestThreads != null ? check(REQUEST_THREADS, requestThreads)
+                        : (int) number(REQUEST_THREADS, DEFAULT_REQUEST_THREADS, 1, MAX_THREADS);
+                readPool = new ReadPool(decode, requests);
+                owned.add(readPool);
+            }
+            if (s3Clients == null) {
+                s3Clients = new S3ClientPool(S3ClientFactory::create);
+                owned.add(s3Clients);
+            }
+            return new NcZarrOptions(this, List.copyOf(owned));
+        }
+
+        private static int check(String name, int n) throws NcZarrException {
+            if (n < 1 || n > MAX_THREADS) {
+                throw new NcZarrException(name + " must be 1.." + MAX_THREADS + ", not " + n);
+            }
+            return n;
+        }
+
+        private long number(String name, long dflt, long min, long max) throws NcZarrException {
+            String v = environment.property(name);
+            if (v == null) {
+                return dflt;
+            }
+            long n;
+            try {
+                n = Long.parseLong(v);
+            } catch (NumberFormatException e) {
+                throw new NcZarrException("system property " + name + " must be a whole number, not '" + v + "'");
+            }
+            if (n < min || n > max) {
+                throw new NcZarrException("system property " + name + " must be " + min + ".." + max + ", not " + n);
+            }
+            return n;
+        }
+    }
+}
