@@ -109,9 +109,11 @@ public final class S3Demo {
         return sb.append(size > n ? ", ... (" + size + " values)]" : "]").toString();
     }
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private static byte[] random(int n) {
         byte[] b = new byte[n];
-        new SecureRandom().nextBytes(b);
+        RANDOM.nextBytes(b);
         return b;
     }
 

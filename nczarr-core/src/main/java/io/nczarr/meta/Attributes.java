@@ -66,7 +66,7 @@ final class Attributes {
         if (zattrs == null) {
             return out;
         }
-        Iterator<Map.Entry<String, JsonNode>> it = zattrs.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = zattrs.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             String name = e.getKey();

@@ -40,7 +40,7 @@ final class ConsolidatedMetadata implements MetadataSource {
             throw new MetadataException(store.location(), ".zmetadata", "no \"metadata\" object");
         }
         ConsolidatedMetadata c = new ConsolidatedMetadata(store, prefetcher);
-        Iterator<Map.Entry<String, JsonNode>> it = meta.fields();
+        Iterator<Map.Entry<String, JsonNode>> it = meta.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isObject()) {
@@ -52,15 +52,15 @@ final class ConsolidatedMetadata implements MetadataSource {
             }
             c.objects.put(key, (ObjectNode) e.getValue());
             String parent = "";
-            String rest = key;
+            // every group on the way to the key gets the next path element as a child
+            int start = 0;
             int slash;
-            while ((slash = rest.indexOf('/')) >= 0) {
-                String child = rest.substring(0, slash);
-                c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(child);
-                parent = parent.isEmpty() ? child : parent + "/" + child;
-                rest = rest.substring(slash + 1);
+            while ((slash = key.indexOf('/', start)) >= 0) {
+                c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(key.substring(start, slash));
+                parent = key.substring(0, slash);
+                start = slash + 1;
             }
-            c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(rest);
+            c.children.computeIfAbsent(parent, k -> new TreeSet<>()).add(key.substring(start));
         }
         return Optional.of(c);
     }

@@ -96,7 +96,7 @@ final class NcZarrReader {
             if (!dimsNode.isObject()) {
                 throw new MetadataException(dataset, where, "dims: not an object");
             }
-            var it = dimsNode.fields();
+            var it = dimsNode.properties().iterator();
             while (it.hasNext()) {
                 var e = it.next();
                 Dim d = parseDim(where, e.getKey(), e.getValue());

@@ -104,7 +104,7 @@ final class VariableBuilder {
         }
         JsonNode types = typesHolder.get("types");
         if (types != null && types.isObject()) {
-            types.fields().forEachRemaining(e -> into.put(e.getKey(), e.getValue().asText()));
+            types.properties().forEach(e -> into.put(e.getKey(), e.getValue().asText()));
         }
     }
 }

@@ -32,6 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * read, and touch only the chunks they need.
  */
 class SectionReadTest {
+    /** Test threads, as a host would pass them in. */
+    private static final ReadPool POOL = new ReadPool(2, 8, "section-test");
+
 
     static Stream<String> datasets() {
         return Stream.of("nczarr_shapes", "nczarr_types", "nczarr_fill", "zarr_dtypes", "zarr_chunk_edges", "edge",
@@ -96,7 +99,7 @@ class SectionReadTest {
                     if (empty) {
                         break;
                     }
-                    Object part = new ChunkReader(store, v, CodecRegistry.standard(), ReadPool.shared())
+                    Object part = new ChunkReader(store, v, CodecRegistry.standard(), POOL.decodePool())
                             .read(origin, count, stride);
                     Object expected = pick(whole, v.shape(), origin, count, stride);
                     assertTrue(java.util.Objects.deepEquals(expected, part), v.name() + " section " + trial);
@@ -198,7 +201,7 @@ class SectionReadTest {
         try (Opened o = open("nczarr_shapes")) {
             Store store = o.store();
             VarModel v = o.rootVariable(x -> x.shape().length == 4);
-            for (java.util.concurrent.ExecutorService pool : java.util.Arrays.asList(null, ReadPool.shared())) {
+            for (java.util.concurrent.ExecutorService pool : java.util.Arrays.asList(null, POOL.decodePool())) {
                 ChunkReader reader = new ChunkReader(store, v, CodecRegistry.standard(), pool);
                 java.util.concurrent.atomic.AtomicLong calls = new java.util.concurrent.atomic.AtomicLong();
                 java.util.concurrent.atomic.AtomicLong maxDone = new java.util.concurrent.atomic.AtomicLong();
@@ -226,7 +229,7 @@ class SectionReadTest {
             Store store = o.store();
             for (VarModel v : o.model().root().variables()) {
                 Object seq = new ChunkReader(store, v, CodecRegistry.standard(), null).readAll();
-                Object par = new ChunkReader(store, v, CodecRegistry.standard(), ReadPool.shared()).readAll();
+                Object par = new ChunkReader(store, v, CodecRegistry.standard(), POOL.decodePool()).readAll();
                 assertTrue(java.util.Objects.deepEquals(seq, par), v.name());
             }
         }

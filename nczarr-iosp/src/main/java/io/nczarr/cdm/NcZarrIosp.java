@@ -73,7 +73,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         if (p == null) {
             return false;
         }
-        String name = p.getFileName() == null ? "" : p.getFileName().toString();
+        Path file = p.getFileName();
+        String name = file == null ? "" : file.toString();
         if (name.equals(".zgroup")) {
             return true;
         }

@@ -135,7 +135,7 @@ public final class CodecBench {
             int threads = Runtime.getRuntime().availableProcessors();
             double wall = parallelInflate(chunks, limit, threads, rounds);
             System.out.printf(Locale.ROOT, "  %-18s %10.1f MB/s  (bare Inflater on %d threads: the parallel bound)%n",
-                    "jdk-inflater-par", bytes / rounds / 1e6 / wall, threads);
+                    "jdk-inflater-par", (double) bytes / rounds / 1e6 / wall, threads);
         }
     }
 

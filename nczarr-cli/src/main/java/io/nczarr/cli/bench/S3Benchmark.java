@@ -73,7 +73,7 @@ public final class S3Benchmark {
             for (String d : datasets) {
                 int hash = d.indexOf('#');
                 Path dir = Paths.get(hash < 0 ? d : d.substring(0, hash));
-                String name = dir.getFileName().toString();
+                String name = String.valueOf(dir.getFileName());
                 String modes = hash >= 0 ? d.substring(hash + 1) : (name.endsWith(".file") ? "nczarr" : "zarr");
                 long t0 = System.nanoTime();
                 int n = server.upload(dir, "bench", name).size();
