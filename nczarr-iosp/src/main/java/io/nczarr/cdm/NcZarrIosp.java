@@ -201,11 +201,16 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     @Override
     public Array readData(Variable v2, Section section) throws IOException, InvalidRangeException {
         ChunkReader reader = (ChunkReader) v2.getSPobject();
-        Section s = Section.fill(section, v2.getShape());
-        String outOfRange = s.checkInRange(v2.getShape());
-        if (outOfRange != null) {
+        Section s;
+        try {
+            s = Section.fill(section, v2.getShape());
+            String outOfRange = s.checkInRange(v2.getShape());
+            if (outOfRange != null) {
+                throw new InvalidRangeException(outOfRange);
+            }
+        } catch (InvalidRangeException e) {
             throw new InvalidRangeException(model.location() + ": variable '" + v2.getFullName() + "': section "
-                    + s + " is outside the shape " + Arrays.toString(v2.getShape()) + ": " + outOfRange);
+                    + section + " is outside the shape " + Arrays.toString(v2.getShape()) + ": " + e.getMessage());
         }
         int rank = s.getRank();
         long[] origin = new long[rank];

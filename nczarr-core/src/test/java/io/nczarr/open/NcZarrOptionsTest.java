@@ -1,0 +1,84 @@
+package io.nczarr.open;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.error.NcZarrException;
+import io.nczarr.s3.AwsEnvironment;
+import io.nczarr.s3.S3ClientFactory;
+import io.nczarr.s3.S3ClientPool;
+import io.nczarr.store.ReadPool;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NcZarrOptionsTest {
+
+    private static NcZarrOptions.Builder with(Map<String, String> properties) {
+        return NcZarrOptions.builder(AwsEnvironment.of(properties, Map.of()));
+    }
+
+    @Test
+    void settingsComeFromTheProperties() throws NcZarrException {
+        try (NcZarrOptions o = with(Map.of(NcZarrOptions.DECODE_THREADS, "3", NcZarrOptions.REQUEST_THREADS, "7",
+                NcZarrOptions.MAX_OBJECT_BYTES, "4096")).build()) {
+            assertEquals(3, o.readPool().decodeThreads());
+            assertEquals(7, o.readPool().requestThreads());
+            assertEquals(4096, o.maxObjectBytes());
+        }
+    }
+
+    @Test
+    void defaultsAreBounded() throws NcZarrException {
+        try (NcZarrOptions o = with(Map.of()).build()) {
+            assertEquals(Runtime.getRuntime().availableProcessors(), o.readPool().decodeThreads());
+            assertEquals(NcZarrOptions.DEFAULT_REQUEST_THREADS, o.readPool().requestThreads());
+            assertTrue(o.maxObjectBytes() > 0);
+            assertEquals(CodecRegistry.standard().ids(), o.codecs().ids());
+        }
+    }
+
+    @Test
+    void badPropertiesNameTheProperty() {
+        NcZarrException e = assertThrows(NcZarrException.class,
+                () -> with(Map.of(NcZarrOptions.DECODE_THREADS, "lots")).build());
+        assertTrue(e.getMessage().contains(NcZarrOptions.DECODE_THREADS), e.getMessage());
+        e = assertThrows(NcZarrException.class, () -> with(Map.of(NcZarrOptions.REQUEST_THREADS, "0")).build());
+        assertTrue(e.getMessage().contains(NcZarrOptions.REQUEST_THREADS), e.getMessage());
+        assertThrows(NcZarrException.class, () -> with(Map.of()).decodeThreads(100_000).build());
+    }
+
+    @Test
+    void closeStopsOnlyWhatTheOptionsMade() throws NcZarrException {
+        ReadPool given = new ReadPool(1, 1, "given");
+        S3ClientPool clients = new S3ClientPool(S3ClientFactory::create);
+        NcZarrOptions o = with(Map.of()).readPool(given).s3Clients(clients).build();
+        assertSame(given, o.readPool());
+        assertSame(clients, o.s3Clients());
+        o.close();
+        assertFalse(given.isClosed(), "given resources stay the caller's");
+        given.close();
+
+        NcZarrOptions own = with(Map.of()).build();
+        ReadPool made = own.readPool();
+        own.close();
+        assertTrue(made.isClosed());
+        assertTrue(own.isClosed());
+        own.close();
+    }
+
+    @Test
+    void theSharedDefaultCanBeClosedAndComesBack() {
+        NcZarrOptions first = NcZarrOptions.shared();
+        assertSame(first, NcZarrOptions.shared());
+        NcZarrOptions.closeShared();
+        assertTrue(first.isClosed());
+        NcZarrOptions second = NcZarrOptions.shared();
+        assertNotSame(first, second);
+        assertFalse(second.isClosed());
+    }
+}

@@ -1,0 +1,134 @@
+package io.nczarr.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ReadPoolTest {
+
+    /** A store that only states how many requests it wants in flight. */
+    private static Store wanting(int concurrency) {
+        return new Store() {
+            @Override
+            public String location() {
+                return "test";
+            }
+
+            @Override
+            public Optional<byte[]> get(String key) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<byte[]> getRange(String key, long offset, int length) {
+                return Optional.empty();
+            }
+
+            @Override
+            public List<String> list(String prefix) {
+                return List.of();
+            }
+
+            @Override
+            public int preferredConcurrency() {
+                return concurrency;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void executorFollowsWhatTheStoreAsksFor() {
+        try (ReadPool pool = new ReadPool(2, 8, "t")) {
+            assertSame(pool.decodePool(), pool.forStore(wanting(0)), "local stores decode on the CPU pool");
+            assertNull(pool.forStore(wanting(1)), "1 = the calling thread");
+            assertTrue(pool.forStore(wanting(4)) instanceof LimitedExecutor);
+        }
+    }
+
+    @Test
+    void eachReadGetsAtMostItsConcurrencyOnTheSharedRequestPool() throws Exception {
+        try (ReadPool pool = new ReadPool(1, 16, "t")) {
+            ExecutorService three = pool.forStore(wanting(3));
+            ExecutorService five = pool.forStore(wanting(5));
+            AtomicInteger inThree = new AtomicInteger();
+            AtomicInteger inFive = new AtomicInteger();
+            AtomicInteger peakThree = new AtomicInteger();
+            AtomicInteger peakFive = new AtomicInteger();
+            List<Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                all.add(three.submit(() -> hold(inThree, peakThree)));
+                all.add(five.submit(() -> hold(inFive, peakFive)));
+            }
+            for (Future<?> f : all) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            assertEquals(3, peakThree.get());
+            assertEquals(5, peakFive.get());
+        }
+    }
+
+    @Test
+    void aStoreAskingForMoreThanThePoolHasGetsThePool() throws Exception {
+        try (ReadPool pool = new ReadPool(1, 2, "t")) {
+            ExecutorService many = pool.forStore(wanting(64));
+            AtomicInteger in = new AtomicInteger();
+            AtomicInteger peak = new AtomicInteger();
+            List<Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                all.add(many.submit(() -> hold(in, peak)));
+            }
+            for (Future<?> f : all) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            assertEquals(2, peak.get());
+        }
+    }
+
+    @Test
+    void closeStopsThePoolsAndLaterUseIsAnError() throws Exception {
+        ReadPool pool = new ReadPool(1, 1, "t");
+        ExecutorService decode = pool.decodePool();
+        CountDownLatch ran = new CountDownLatch(1);
+        decode.execute(ran::countDown);
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        pool.close();
+        assertTrue(decode.awaitTermination(10, TimeUnit.SECONDS));
+        assertTrue(pool.isClosed());
+        assertThrows(IllegalStateException.class, pool::decodePool);
+        pool.close();
+    }
+
+    @Test
+    void threadCountsMustBePositive() {
+        assertThrows(IllegalArgumentException.class, () -> new ReadPool(0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new ReadPool(1, 0));
+    }
+
+    private static void hold(AtomicInteger in, AtomicInteger peak) {
+        int now = in.incrementAndGet();
+        peak.accumulateAndGet(now, Math::max);
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            in.decrementAndGet();
+        }
+    }
+}
