@@ -33,7 +33,7 @@ class ShadedJarIT {
     }
 
     private static Path corpus() {
-        return Paths.get(System.getProperty("corpus.dir")).toAbsolutePath().normalize();
+        return io.nczarr.testkit.Corpus.corpusDir();
     }
 
     @Test

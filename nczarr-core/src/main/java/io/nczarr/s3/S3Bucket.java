@@ -1,6 +1,7 @@
 package io.nczarr.s3;
 
 import java.io.Closeable;
+import io.nczarr.error.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -124,26 +125,26 @@ public final class S3Bucket implements Closeable {
                 // "bytes a-b/total"
                 java.util.regex.Matcher m = CONTENT_RANGE.matcher(cr.trim());
                 if (!m.matches()) {
-                    throw new IOException(url(key) + ": unexpected Content-Range '" + cr + "'");
+                    throw new StoreException(null, url(key), "unexpected Content-Range '" + cr + "'", false, null);
                 }
                 start = Long.parseLong(m.group(1));
                 total = m.group(3).equals("*") ? -1 : Long.parseLong(m.group(3));
             } else if (offset != 0) {
-                throw new IOException(url(key) + ": the server ignored the byte range (no Content-Range)");
+                throw new StoreException(null, url(key), "the server ignored the byte range (no Content-Range)", false, null);
             }
             if (start != offset) {
-                throw new IOException(url(key) + ": asked for bytes from " + offset + ", got bytes from " + start);
+                throw new StoreException(null, url(key), "asked for bytes from " + offset + ", got bytes from " + start, false, null);
             }
             long avail = total >= 0 ? Math.min(len, total - offset) : len;
             Long declared = r.contentLength();
             if (declared != null && declared > len) {
                 in.abort();
-                throw new IOException(url(key) + ": " + declared + " bytes returned for a range of " + len);
+                throw new StoreException(null, url(key), declared + " bytes returned for a range of " + len, false, null);
             }
             int n = in.readNBytes(buf, off, (int) avail);
             if (n != avail) {
-                throw new IOException(url(key) + ": short read at offset " + offset + ": " + n + " of " + avail
-                        + " bytes");
+                throw new StoreException(null, url(key), "short read at offset " + offset + ": " + n + " of " + avail
+                        + " bytes", true, null);
             }
             return new RangeRead(n, total);
         } catch (S3Exception e) {
@@ -167,7 +168,7 @@ public final class S3Bucket implements Closeable {
             Long n = client.headObject(software.amazon.awssdk.services.s3.model.HeadObjectRequest.builder()
                     .bucket(bucket()).key(key).build()).contentLength();
             if (n == null) {
-                throw new IOException(url(key) + ": HEAD gave no Content-Length");
+                throw new StoreException(null, url(key), "HEAD gave no Content-Length", false, null);
             }
             return n;
         } catch (S3Exception e) {
@@ -190,8 +191,8 @@ public final class S3Bucket implements Closeable {
             Long declared = in.response().contentLength();
             if (declared != null && declared > maxBytes) {
                 in.abort();
-                throw new IOException(url(key) + ": object is " + declared + " bytes, more than the limit of "
-                        + maxBytes + " bytes for one object");
+                throw new StoreException(null, url(key), "object is " + declared + " bytes, more than the limit of "
+                        + maxBytes + " bytes for one object", false, null);
             }
             return Optional.of(readAll(key, in, maxBytes));
         } catch (S3Exception e) {
@@ -213,7 +214,7 @@ public final class S3Bucket implements Closeable {
         int cap = (int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 16);
         byte[] data = in.readNBytes(cap);
         if (data.length > maxBytes) {
-            throw new IOException(url(key) + ": object is more than the limit of " + maxBytes + " bytes for one object");
+            throw new StoreException(null, url(key), "object is more than the limit of " + maxBytes + " bytes for one object", false, null);
         }
         return data;
     }
@@ -266,8 +267,8 @@ public final class S3Bucket implements Closeable {
         return !"NoSuchBucket".equals(code);
     }
 
-    private IOException error(String op, String key, SdkException e) {
-        StringBuilder m = new StringBuilder(url(key)).append(": S3 ").append(op).append(" failed: ");
+    private StoreException error(String op, String key, SdkException e) {
+        StringBuilder m = new StringBuilder("S3 ").append(op).append(" failed: ");
         if (e instanceof S3Exception s3) {
             String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
             m.append("HTTP ").append(s3.statusCode());
@@ -287,7 +288,16 @@ public final class S3Bucket implements Closeable {
             m.append(e.getMessage());
         }
         m.append(" [").append(settings.describe()).append(']');
-        return new IOException(m.toString(), e);
+        return new StoreException(null, url(key), m.toString(), isRetryable(e), e);
+    }
+
+    /** Throttling, server errors and transport failures may pass; a refusal or a bad request will not. */
+    static boolean isRetryable(SdkException e) {
+        if (e instanceof S3Exception s3) {
+            int status = s3.statusCode();
+            return status == 429 || status >= 500;
+        }
+        return e.retryable() || e instanceof software.amazon.awssdk.core.exception.SdkClientException;
     }
 
     private InterruptedIOException interrupted(String key, Exception e) {

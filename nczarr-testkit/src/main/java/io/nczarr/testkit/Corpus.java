@@ -12,6 +12,8 @@ import java.util.List;
 
 /** The shared conformance corpus and the project's own test-data, as lists of entries. */
 public final class Corpus {
+    public static final String CORPUS_PROPERTY = "corpus.dir";
+
     private Corpus() {
     }
 
@@ -27,19 +29,35 @@ public final class Corpus {
         }
     }
 
+    /**
+     * The shared conformance corpus: {@code -Dcorpus.dir} (the parent pom sets it to {@code ../shared/corpus}
+     * beside the repository). Every test that needs it comes here, so a missing corpus fails them all the
+     * same clear way.
+     */
     public static Path corpusDir() {
-        Path p = Paths.get(System.getProperty("corpus.dir", "../../shared/corpus")).toAbsolutePath().normalize();
+        return corpusDir(System.getProperty(CORPUS_PROPERTY));
+    }
+
+    static Path corpusDir(String property) {
+        Path p = Paths.get(property == null ? "../../shared/corpus" : property).toAbsolutePath().normalize();
         if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
-            throw new IllegalStateException("shared corpus not found at " + p
-                    + " (set -Dcorpus.dir; CI checks out shared/ beside the repository)");
+            throw new IllegalStateException(missing(p));
         }
         return p;
     }
 
+    /** The message of a missing corpus. */
+    static String missing(Path p) {
+        return "the shared conformance corpus is not at " + p + " (no INDEX.json): clone the repository next to"
+                + " shared/ (as CI does) or run Maven with -D" + CORPUS_PROPERTY + "=/path/to/shared/corpus";
+    }
+
+    /** This repository's test-data ({@code -Drepo.dir}, set by the parent pom). */
     public static Path testDataDir() {
         Path p = Paths.get(System.getProperty("repo.dir", "..")).toAbsolutePath().normalize().resolve("test-data");
         if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
-            throw new IllegalStateException("test-data not found at " + p);
+            throw new IllegalStateException("the repository's test-data is not at " + p + " (run Maven from the"
+                    + " repository, or set -Drepo.dir)");
         }
         return p;
     }

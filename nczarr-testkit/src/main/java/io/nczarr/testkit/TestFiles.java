@@ -24,14 +24,8 @@ public final class TestFiles {
         return p;
     }
 
-    /** The shared conformance corpus ({@code corpus.dir}, set by the parent pom for surefire). */
-    public static Path corpusDir() {
-        Path p = Paths.get(System.getProperty("corpus.dir", "../../shared/corpus")).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
-            throw new IllegalStateException("shared corpus not found at " + p
-                    + " (set -Dcorpus.dir; CI checks out shared/ beside the repository)");
-        }
-        return p;
+    private static Path corpusDir() {
+        return Corpus.corpusDir();
     }
 
     /** Every netCDF file to serve: ours first, then the corpus' {@code *.twin.nc}, sorted. */
