@@ -70,7 +70,7 @@ public final class S3Store implements Store {
         try {
             return bucket.get(objectKey, maxObjectBytes);
         } catch (IOException e) {
-            throw failure(key, objectKey, e);
+            throw failure(key, e);
         }
     }
 
@@ -81,7 +81,7 @@ public final class S3Store implements Store {
         try {
             return bucket.getRange(objectKey, offset, length);
         } catch (IOException e) {
-            throw failure(key, objectKey, e);
+            throw failure(key, e);
         }
     }
 
@@ -92,7 +92,7 @@ public final class S3Store implements Store {
         try {
             return bucket.list(p.isEmpty() ? "" : p + "/");
         } catch (IOException e) {
-            throw failure(key, p, e);
+            throw failure(key, e);
         }
     }
 
@@ -100,17 +100,12 @@ public final class S3Store implements Store {
      * The bucket's failure as a {@link StoreException} of this dataset; interruptions pass
      * unchanged (the read was cancelled, the store is fine).
      */
-    private IOException failure(String key, String objectKey, IOException e) {
+    private IOException failure(String key, IOException e) {
         if (e instanceof NcZarrException || e instanceof InterruptedIOException) {
             return e;
         }
-        // the bucket names the object's URL first; location and key say the same
-        String detail = String.valueOf(e.getMessage());
-        String url = bucket.url(objectKey) + ": ";
-        if (detail.startsWith(url)) {
-            detail = detail.substring(url.length());
-        }
-        return new StoreException(location, key, detail, isRetryable(e), e);
+        // the detail keeps the bucket's text, which starts with the object's full URL (copyable)
+        return new StoreException(location, key, String.valueOf(e.getMessage()), isRetryable(e), e);
     }
 
     /**
