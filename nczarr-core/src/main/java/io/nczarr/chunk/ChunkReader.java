@@ -2,25 +2,35 @@ package io.nczarr.chunk;
 
 import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
-import io.nczarr.error.CodecException;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.error.ChunkException;
+import io.nczarr.error.NcZarrException;
+import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.Store;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads a section of one variable: works out which chunks the section touches, fetches and
- * decodes only those (concurrently when an executor is given), and copies each decoded chunk
- * straight into the result array. Missing chunks read as the fill value.
+ * Reads a section of one variable: a {@link SectionPlan} says which chunks the section touches;
+ * this fetches and decodes only those (concurrently when an executor is given) and copies each
+ * decoded chunk straight into the result array. Missing chunks read as the fill value.
+ *
+ * <p>Failures are {@link NcZarrException}s naming the dataset, the chunk key and the variable: a
+ * {@link ChunkException} for a chunk of the wrong size, the codec's own exception type for a
+ * decode failure, the store's {@code StoreException} for a failed fetch.
  */
 public final class ChunkReader {
 
@@ -33,7 +43,6 @@ public final class ChunkReader {
     private final ExecutorService executor;
     private final int[] chunkShape;
     private final long[] arrayShape;
-    private final int[] chunkStrides;
     private final int chunkElements;
     private volatile List<Codec> pipeline;
     private volatile ReadProgress progress;
@@ -51,20 +60,6 @@ public final class ChunkReader {
         this.arrayShape = a.shape().length == 0 ? new long[] {1} : a.shape();
         this.chunkShape = a.chunks().length == 0 ? new int[] {1} : a.chunks();
         this.chunkElements = (int) a.chunkElements();
-        int rank = chunkShape.length;
-        this.chunkStrides = new int[rank];
-        int s = 1;
-        if (a.fortranOrder()) {
-            for (int d = 0; d < rank; d++) {
-                chunkStrides[d] = s;
-                s *= chunkShape[d];
-            }
-        } else {
-            for (int d = rank - 1; d >= 0; d--) {
-                chunkStrides[d] = s;
-                s *= chunkShape[d];
-            }
-        }
     }
 
     public VarModel variable() {
@@ -109,7 +104,7 @@ public final class ChunkReader {
         int[] stride = new int[rank];
         for (int d = 0; d < rank; d++) {
             if (var.shape()[d] > Integer.MAX_VALUE) {
-                throw new IOException(where() + ": dimension " + d + " is too long to read whole");
+                throw tooLarge("dimension " + d + " is too long to read whole");
             }
             count[d] = (int) var.shape()[d];
             stride[d] = 1;
@@ -129,59 +124,35 @@ public final class ChunkReader {
             count = new int[] {1};
             stride = new int[] {1};
         }
-        int rank = chunkShape.length;
-        if (origin.length != rank || count.length != rank || stride.length != rank) {
-            throw new IllegalArgumentException("section rank does not match variable rank " + rank);
+        SectionPlan plan;
+        try {
+            plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(e.getMessage() + " of " + var.name(), e);
         }
-        long total = 1;
-        for (int d = 0; d < rank; d++) {
-            if (count[d] < 0 || stride[d] < 1 || origin[d] < 0
-                    || (count[d] > 0 && origin[d] + (long) (count[d] - 1) * stride[d] >= arrayShape[d])) {
-                throw new IllegalArgumentException("section out of bounds in dimension " + d + " of " + var.name());
-            }
-            total *= count[d];
-            if (total > Integer.MAX_VALUE - 8) {
-                throw new IOException(where() + ": section of more than 2^31 elements cannot be one Java array");
-            }
+        if (plan.elementCount() > Integer.MAX_VALUE - 8) {
+            throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
-        Object dest = allocate(var.type(), (int) total);
-        if (total == 0) {
+        Object dest = allocate(var.type(), (int) plan.elementCount());
+        if (plan.elementCount() == 0) {
             return dest;
         }
-        List<List<Segment>> perDim = new ArrayList<>(rank);
-        for (int d = 0; d < rank; d++) {
-            perDim.add(segments(origin[d], count[d], stride[d], chunkShape[d]));
-        }
-        int[] destStrides = new int[rank];
-        int ds = 1;
-        for (int d = rank - 1; d >= 0; d--) {
-            destStrides[d] = ds;
-            ds *= count[d];
-        }
         List<ChunkTask> tasks = new ArrayList<>();
-        int[] pick = new int[rank];
-        while (true) {
-            Segment[] segs = new Segment[rank];
-            for (int d = 0; d < rank; d++) {
-                segs[d] = perDim.get(d).get(pick[d]);
-            }
-            tasks.add(new ChunkTask(segs, origin, stride, destStrides, dest));
-            int d = rank - 1;
-            while (d >= 0 && ++pick[d] == perDim.get(d).size()) {
-                pick[d] = 0;
-                d--;
-            }
-            if (d < 0) {
-                break;
-            }
+        for (ChunkPlan chunk : plan.chunks()) {
+            tasks.add(new ChunkTask(chunk, dest));
         }
         run(tasks);
         return dest;
     }
 
+    private UnsupportedFeatureException tooLarge(String detail) {
+        return new UnsupportedFeatureException(store.location(), null, var.name(), "reads of 2^31 elements or more",
+                detail, null);
+    }
+
     private void run(List<ChunkTask> tasks) throws IOException {
         ReadProgress p = progress;
-        java.util.concurrent.atomic.AtomicLong done = new java.util.concurrent.atomic.AtomicLong();
+        AtomicLong done = new AtomicLong();
         long total = tasks.size();
         if (executor == null || tasks.size() == 1) {
             for (ChunkTask t : tasks) {
@@ -214,8 +185,8 @@ public final class ChunkReader {
             } catch (InterruptedException e) {
                 futures.forEach(x -> x.cancel(true));
                 Thread.currentThread().interrupt();
-                throw new java.io.InterruptedIOException("read of " + var.name() + " interrupted");
-            } catch (java.util.concurrent.CancellationException e) {
+                throw new InterruptedIOException("read of " + var.name() + " interrupted");
+            } catch (CancellationException e) {
                 // cancelled after an earlier failure
             }
         }
@@ -224,73 +195,22 @@ public final class ChunkReader {
         }
     }
 
-    /** Along one dimension: chunk index {@code chunk} covers section positions {@code [m0, m0+n)}. */
-    private record Segment(long chunk, int m0, int n) {
-    }
-
-    private static List<Segment> segments(long origin, int count, int stride, int chunk) {
-        List<Segment> out = new ArrayList<>();
-        int m = 0;
-        while (m < count) {
-            long i = origin + (long) m * stride;
-            long ci = i / chunk;
-            long chunkEnd = (ci + 1) * chunk;
-            long last = Math.min(count - 1, (chunkEnd - 1 - origin) / stride);
-            out.add(new Segment(ci, m, (int) (last - m + 1)));
-            m = (int) last + 1;
-        }
-        return out;
-    }
-
     /** Fetch, decode and copy one chunk. */
-    private final class ChunkTask implements java.util.concurrent.Callable<Void> {
-        private final Segment[] segs;
-        private final long[] origin;
-        private final int[] stride;
-        private final int[] destStrides;
+    private final class ChunkTask implements Callable<Void> {
+        private final ChunkPlan chunk;
         private final Object dest;
 
-        ChunkTask(Segment[] segs, long[] origin, int[] stride, int[] destStrides, Object dest) {
-            this.segs = segs;
-            this.origin = origin;
-            this.stride = stride;
-            this.destStrides = destStrides;
+        ChunkTask(ChunkPlan chunk, Object dest) {
+            this.chunk = chunk;
             this.dest = dest;
         }
 
         @Override
         public Void call() throws IOException {
-            long[] idx = new long[segs.length];
-            for (int d = 0; d < segs.length; d++) {
-                idx[d] = segs[d].chunk();
-            }
-            ChunkData data = load(idx);
-            int rank = segs.length;
-            int last = rank - 1;
-            int innerCount = segs[last].n();
-            int srcStride = stride[last] * chunkStrides[last];
-            int[] m = new int[rank];
-            for (int d = 0; d < rank; d++) {
-                m[d] = segs[d].m0();
-            }
-            while (true) {
-                int src = 0;
-                int dst = 0;
-                for (int d = 0; d < rank; d++) {
-                    long local = origin[d] + (long) m[d] * stride[d] - segs[d].chunk() * chunkShape[d];
-                    src += (int) local * chunkStrides[d];
-                    dst += m[d] * destStrides[d];
-                }
-                data.copy(src, srcStride, dest, dst, innerCount);
-                int d = last - 1;
-                while (d >= 0 && ++m[d] == segs[d].m0() + segs[d].n()) {
-                    m[d] = segs[d].m0();
-                    d--;
-                }
-                if (d < 0) {
-                    return null;
-                }
-            }
+            ChunkData data = load(chunk.index());
+            // offsets fit in int: a chunk has at most 2^30 bytes and the section at most 2^31 elements
+            chunk.forEachRun((src, srcStride, dst, n) -> data.copy((int) src, (int) srcStride, dest, (int) dst, n));
+            return null;
         }
     }
 
@@ -312,16 +232,23 @@ public final class ChunkReader {
 
     private ChunkData load(long[] idx) throws IOException {
         String key = chunkKey(idx);
-        Optional<byte[]> raw = store.get(key);
-        if (raw.isEmpty()) {
-            return new FillChunk(var.fill());
-        }
         try {
+            Optional<byte[]> raw = store.get(key);
+            if (raw.isEmpty()) {
+                return new FillChunk(var.fill());
+            }
             return decode(key, raw.get());
-        } catch (CodecException e) {
-            throw new IOException(store.location() + ": chunk '" + key + "' of variable " + var.name() + ": "
-                    + e.getMessage(), e);
+        } catch (NcZarrException e) {
+            // a codec knows only bytes, a store only keys: name all three, keeping the type
+            throw withContext(e, key);
         }
+    }
+
+    private NcZarrException withContext(NcZarrException e, String key) {
+        if (e.dataset() != null && e.key() != null && e.variable() != null) {
+            return e;
+        }
+        return e.withContext(store.location(), key, var.name());
     }
 
     private ChunkData decode(String key, byte[] data) throws IOException {
@@ -351,13 +278,13 @@ public final class ChunkReader {
             try {
                 return StringChunk.parse(data, et, chunkElements);
             } catch (IllegalArgumentException e) {
-                throw new IOException(where(key) + e.getMessage());
+                throw chunkError(key, e.getMessage(), e);
             }
         }
         if (size != expected) {
-            throw new IOException(where(key) + (!steps.isEmpty()
-                    ? "decodes to " + size + " bytes, " + expected + " expected"
-                    : "has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)"));
+            throw chunkError(key, !steps.isEmpty()
+                    ? "chunk decodes to " + size + " bytes, " + expected + " expected"
+                    : "chunk has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)", null);
         }
         if (et.layout() == ElementType.Layout.NUMERIC) {
             return new NumericChunk(data, et.order());
@@ -385,12 +312,8 @@ public final class ChunkReader {
         return b;
     }
 
-    private String where() {
-        return store.location() + ": variable " + var.name();
-    }
-
-    private String where(String key) {
-        return store.location() + ": chunk '" + key + "' of variable " + var.name() + " ";
+    private ChunkException chunkError(String key, String detail, Throwable cause) {
+        return new ChunkException(store.location(), key, var.name(), detail, cause);
     }
 
     /** Builds the codec pipeline now, so an unknown codec id fails early with a clear message. */
@@ -424,9 +347,9 @@ public final class ChunkReader {
     private Codec create(CodecConfig c) throws IOException {
         try {
             return codecs.create(c);
-        } catch (CodecException e) {
-            throw new IOException(store.location() + ": " + var.key() + "/.zarray: variable " + var.name() + ": "
-                    + e.getMessage() + (c == var.array().compressor() ? " (compressor)" : " (filter)"), e);
+        } catch (NcZarrException e) {
+            // an unknown codec or bad parameters: the type stays, the .zarray that names the codec is added
+            throw e.withContext(store.location(), var.key() + "/.zarray", var.name());
         }
     }
 }

@@ -9,19 +9,23 @@ import java.util.Optional;
  * A read-only key-value view of a dataset: keys are {@code /}-separated relative names such as
  * {@code ".zgroup"} or {@code "g1/temp/0.1"}. Knows nothing about Zarr. A missing key is a normal
  * result ({@link Optional#empty()}); only real failures (I/O errors, access denied, corrupt
- * containers) throw. Implementations are thread-safe.
+ * containers) throw, as {@link io.nczarr.error.StoreException}s naming {@link #location()} and
+ * the key. A key that is absolute or escapes the dataset is an {@link IllegalArgumentException}.
+ * Implementations are thread-safe; closing twice is harmless.
  */
 public interface Store extends Closeable {
 
-    /** A human-readable name of the dataset for error messages (URL or path). */
+    /** A human-readable name of the dataset for error messages (URL or path), free of credentials. */
     String location();
 
     /** The whole object, or empty when there is none. */
     Optional<byte[]> get(String key) throws IOException;
 
     /**
-     * {@code length} bytes starting at {@code offset} (fewer at the end of the object), or empty
-     * when the object does not exist.
+     * {@code length} bytes starting at {@code offset} (fewer at the end of the object, none past
+     * it), or empty when the object does not exist.
+     *
+     * @throws IllegalArgumentException for a negative offset or length
      */
     Optional<byte[]> getRange(String key, long offset, int length) throws IOException;
 

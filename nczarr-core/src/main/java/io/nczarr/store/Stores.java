@@ -1,57 +1,117 @@
 package io.nczarr.store;
 
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.url.DatasetUrl;
+import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
-import java.io.FileNotFoundException;
 import java.nio.file.Path;
+import java.util.Locale;
 
-/** Opens the store a {@link DatasetUrl} names. */
+/**
+ * Opens the store a {@link DatasetUrl} names, and decides which kind of store that is. The URL
+ * says so for remote data and with a storage flag; a plain local path is looked at here, where
+ * the files are read, not while parsing the URL.
+ */
 public final class Stores {
     private Stores() {
+    }
+
+    /**
+     * The kind of store {@code url} names: its storage flag ({@code mode=...,file|zip|s3|bytes}), else
+     * its scheme (remote = S3), else what the local path holds: a zip file (named {@code *.zip} or
+     * starting with the zip signature) or else a directory.
+     */
+    public static StoreKind kindOf(DatasetUrl url) {
+        return url.declaredStoreKind().orElseGet(() -> looksLikeZip(url.localPath())
+                ? StoreKind.ZIP : StoreKind.DIRECTORY);
+    }
+
+    /**
+     * Whether a local path is a zip file rather than a directory store: not a directory, and named
+     * {@code *.zip} (even before it exists) or starting with {@code PK\3\4}. An unreadable file is
+     * not a zip here; opening it as a directory then reports it.
+     */
+    public static boolean looksLikeZip(Path p) {
+        if (Files.isDirectory(p)) {
+            return false;
+        }
+        if (p.getFileName() != null && p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+            return true;
+        }
+        try (InputStream in = Files.newInputStream(p)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Opens the store of {@code url}. Makes no request to a remote store.
+     *
+     * @throws StoreException when a local dataset does not exist or is the wrong kind of file, or
+     *     the URL does not fit its storage flag
+     * @throws UnsupportedFeatureException for {@code mode=bytes}, which is not a Zarr store
+     */
+    public static Store open(DatasetUrl url) throws IOException {
+        StoreKind kind = kindOf(url);
+        switch (kind) {
+            case DIRECTORY:
+                return openDirectory(url);
+            case ZIP:
+                return openZip(url);
+            case S3:
+                if (url.uri() == null) {
+                    throw refused(url, "mode=s3 needs an s3://, https:// or http:// URL");
+                }
+                return S3Store.open(url);
+            case BYTES:
+                throw new UnsupportedFeatureException(url.toString(), null, null, "mode=bytes as a Zarr store",
+                        "mode=bytes names a single netCDF file, not a Zarr store (open it with NcZarrFiles.open)",
+                        null);
+            default:
+                throw new UnsupportedFeatureException(url.toString(), null, null, "store " + kind,
+                        "unsupported store", null);
+        }
+    }
+
+    private static Store openDirectory(DatasetUrl url) throws IOException {
+        Path p = url.localPath();
+        // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
+        if (p.getFileName() != null && p.getFileName().toString().equals(".zgroup") && Files.isRegularFile(p)) {
+            p = p.getParent();
+        }
+        if (!Files.exists(p)) {
+            throw refused(url, "no such dataset" + where(url, p));
+        }
+        if (!Files.isDirectory(p)) {
+            throw refused(url, p + " is not a directory (for a zip file use mode=...,zip)");
+        }
+        return new DirectoryStore(p);
+    }
+
+    private static Store openZip(DatasetUrl url) throws IOException {
+        Path p = url.localPath();
+        if (p == null) {
+            throw new UnsupportedFeatureException(url.toString(), null, null, "remote zip stores",
+                    "zip stores must be local files", null);
+        }
+        if (!Files.isRegularFile(p)) {
+            throw refused(url, "no such zip file" + where(url, p));
+        }
+        return new ZipStore(p);
+    }
+
+    /** Not there, or not what the URL says: trying again will not change that. */
+    private static StoreException refused(DatasetUrl url, String detail) {
+        return new StoreException(url.toString(), null, detail, false, null);
     }
 
     /** " (/abs/path)" when the URL does not already say the path. */
     private static String where(DatasetUrl url, Path p) {
         return url.original().contains(p.toString()) ? "" : " (" + p + ")";
-    }
-
-    public static Store open(DatasetUrl url) throws IOException {
-        switch (url.storeKind()) {
-            case DIRECTORY: {
-                Path p = url.localPath();
-                // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
-                if (p.getFileName() != null && p.getFileName().toString().equals(".zgroup") && Files.isRegularFile(p)) {
-                    p = p.getParent();
-                }
-                if (!Files.exists(p)) {
-                    throw new FileNotFoundException(url + ": no such dataset" + where(url, p));
-                }
-                if (!Files.isDirectory(p)) {
-                    throw new IOException(url + ": " + p + " is not a directory (for a zip file use mode=...,zip)");
-                }
-                return new DirectoryStore(p);
-            }
-            case ZIP: {
-                Path p = url.localPath();
-                if (p == null) {
-                    throw new IOException(url + ": zip stores must be local files");
-                }
-                if (!Files.isRegularFile(p)) {
-                    throw new FileNotFoundException(url + ": no such zip file" + where(url, p));
-                }
-                return new ZipStore(p);
-            }
-            case S3:
-                if (url.uri() == null) {
-                    throw new IOException(url + ": mode=s3 needs an s3://, https:// or http:// URL");
-                }
-                return S3Store.open(url);
-            case BYTES:
-                throw new IOException(url + ": mode=bytes names a single netCDF file, not a Zarr store"
-                        + " (open it with NcZarrFiles.open)");
-            default:
-                throw new IOException(url + ": unsupported store");
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.nczarr.store;
 
+import io.nczarr.error.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -19,7 +20,8 @@ import java.util.zip.ZipFile;
  * A dataset stored in a zip file. Two layouts occur: netcdf-c's (entry 0 is a directory
  * {@code NAME/} and every key is below it) and zarr-python's ZipStore (keys at the top level).
  * Entries whose names are absolute or contain {@code ..} make the open fail: such an archive was
- * not written by either tool and a key must never resolve outside the dataset.
+ * not written by either tool and a key must never resolve outside the dataset. A corrupt archive
+ * or entry is a {@link StoreException} that is not retryable.
  */
 public final class ZipStore implements Store {
 
@@ -44,7 +46,9 @@ public final class ZipStore implements Store {
         try {
             this.zip = new ZipFile(file.toFile());
         } catch (ZipException e) {
-            throw new IOException(file + ": not a readable zip file (" + e.getMessage() + ")", e);
+            throw new StoreException(file.toString(), null, "not a readable zip file (" + e.getMessage() + ")", false, e);
+        } catch (IOException e) {
+            throw LocalFailures.of(file.toString(), null, "cannot open the zip file", e);
         }
         try {
             List<String> names = new ArrayList<>();
@@ -55,8 +59,8 @@ public final class ZipStore implements Store {
                 String name = e.getName();
                 String trimmed = StoreKeys.trim(name);
                 if (name.startsWith("/") || !StoreKeys.isSafe(trimmed)) {
-                    throw new IOException(file + ": zip entry '" + name
-                            + "' is absolute or contains '..'; refusing to open the archive");
+                    throw new StoreException(file.toString(), null, "zip entry '" + name
+                            + "' is absolute or contains '..'; refusing to open the archive", false, null);
                 }
                 names.add(name);
                 if (!e.isDirectory()) {
@@ -138,34 +142,42 @@ public final class ZipStore implements Store {
             // never trust the declared size alone: read at most limit + 1 bytes and compare
             byte[] data = in.readNBytes((int) Math.min(limit + 1, Integer.MAX_VALUE - 16));
             if (data.length > limit) {
-                throw new IOException(location() + ": zip entry '" + e.getName() + "' inflates past its declared size of "
-                        + limit + " bytes");
+                throw corrupt(key, "zip entry '" + e.getName() + "' inflates past its declared size of " + limit
+                        + " bytes", null);
             }
             if (declared >= 0 && data.length != declared) {
-                throw new IOException(location() + ": zip entry '" + e.getName() + "' is truncated (" + data.length
-                        + " of " + declared + " bytes)");
+                throw corrupt(key, "zip entry '" + e.getName() + "' is truncated (" + data.length + " of " + declared
+                        + " bytes)", null);
             }
             return Optional.of(data);
         } catch (ZipException ex) {
-            throw new IOException(location() + ": corrupt zip entry '" + e.getName() + "': " + ex.getMessage(), ex);
+            throw corrupt(key, "corrupt zip entry '" + e.getName() + "': " + ex.getMessage(), ex);
+        } catch (IOException ex) {
+            throw LocalFailures.of(location(), key, "cannot read zip entry '" + e.getName() + "'", ex);
         }
+    }
+
+    /** The archive does not hold what its directory promises: reading again gives the same. */
+    private StoreException corrupt(String key, String detail, Throwable cause) {
+        return new StoreException(location(), key, detail, false, cause);
     }
 
     @Override
     public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+        StoreLimits.checkRange(offset, length);
         Optional<byte[]> whole = get(key);
         if (whole.isEmpty()) {
             return whole;
         }
         byte[] b = whole.get();
-        int from = (int) Math.min(b.length, Math.max(0, offset));
+        int from = (int) Math.min(b.length, offset);
         int to = (int) Math.min(b.length, (long) from + length);
         return Optional.of(java.util.Arrays.copyOfRange(b, from, to));
     }
 
     @Override
     public List<String> list(String prefix) {
-        TreeSet<String> c = children.get(StoreKeys.trim(prefix));
+        TreeSet<String> c = children.get(StoreKeys.check(StoreKeys.trim(prefix)));
         return c == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(c));
     }
 

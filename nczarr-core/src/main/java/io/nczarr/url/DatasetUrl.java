@@ -4,7 +4,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Collections;
@@ -12,6 +11,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -196,39 +196,28 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
         return modes.contains(Mode.BYTES);
     }
 
-    /** The store kind: explicit flags first, then the scheme, then the local file's type. */
-    public StoreKind storeKind() {
+    /**
+     * The store kind the URL itself states: a storage flag first, then the scheme (any remote
+     * scheme is S3). Empty for a local path without a flag: whether that is a directory or a zip
+     * file depends on what is on disk, which the store layer looks at ({@code Stores.kindOf}).
+     */
+    public Optional<StoreKind> declaredStoreKind() {
         if (isBytes()) {
-            return StoreKind.BYTES;
+            return Optional.of(StoreKind.BYTES);
         }
         if (modes.contains(Mode.ZIP)) {
-            return StoreKind.ZIP;
+            return Optional.of(StoreKind.ZIP);
         }
         if (modes.contains(Mode.S3)) {
-            return StoreKind.S3;
+            return Optional.of(StoreKind.S3);
         }
         if (modes.contains(Mode.FILE)) {
-            return StoreKind.DIRECTORY;
+            return Optional.of(StoreKind.DIRECTORY);
         }
         if (!"file".equals(scheme)) {
-            return StoreKind.S3;
+            return Optional.of(StoreKind.S3);
         }
-        return looksLikeZip(localPath) ? StoreKind.ZIP : StoreKind.DIRECTORY;
-    }
-
-    private static boolean looksLikeZip(Path p) {
-        if (Files.isDirectory(p)) {
-            return false;
-        }
-        if (p.getFileName() != null && p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
-            return true;
-        }
-        try (var in = Files.newInputStream(p)) {
-            byte[] magic = in.readNBytes(4);
-            return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
-        } catch (java.io.IOException e) {
-            return false;
-        }
+        return Optional.empty();
     }
 
     /** A fragment parameter, or {@code null}. Keys are case-insensitive. */

@@ -2,6 +2,7 @@ package io.nczarr.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,30 +13,39 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The same contract for every store: directory, zip in netcdf-c layout, zip in root layout, S3. */
+/**
+ * The same contract for every store: directory, zip in netcdf-c's layout (one top folder), zip in
+ * zarr-python's root layout, S3 (the loopback server) and memory, all holding {@link #OBJECTS}.
+ */
 class StoreContractTest {
 
     @TempDir
     static Path tmp;
 
-    /** The objects every store under test holds. */
+    /** The objects every store under test holds: nested keys, an empty object, a key with a space. */
     static final Map<String, byte[]> OBJECTS = new TreeMap<>(Map.of(
             ".zgroup", bytes("{\"zarr_format\":2}"),
             ".zattrs", bytes("{}"),
             "v/.zarray", bytes("{\"shape\":[4]}"),
             "v/0", new byte[] {1, 2, 3, 4, 5, 6, 7, 8},
             "g/.zgroup", bytes("{\"zarr_format\":2}"),
+            "g/empty", new byte[0],
+            "g/with space", bytes("spaced"),
             "g/w/.zarray", bytes("{}"),
             "g/w/0/1", new byte[] {9}));
 
@@ -55,19 +65,24 @@ class StoreContractTest {
     }
 
     static Stream<Case> stores() throws IOException {
-        Path dir = tmp.resolve("dir.file");
-        for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
-            Path p = dir.resolve(e.getKey());
-            Files.createDirectories(p.getParent());
-            Files.write(p, e.getValue());
-        }
+        Path dir = writeDirectory(tmp.resolve("dir.file"));
         Path nczip = writeZip(tmp.resolve("nc.file.zip"), "nc.file/");
         Path rootzip = writeZip(tmp.resolve("root.zip"), "");
         return Stream.of(
                 new Case("directory", () -> new DirectoryStore(dir)),
                 new Case("zip, netcdf-c layout", () -> new ZipStore(nczip)),
                 new Case("zip, root layout", () -> new ZipStore(rootzip)),
-                new Case("s3 (loopback server)", () -> s3Store(dir)));
+                new Case("s3 (loopback server)", () -> s3Store(dir)),
+                new Case("memory", () -> new MemoryStore("memory:contract", OBJECTS)));
+    }
+
+    static Path writeDirectory(Path dir) throws IOException {
+        for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
+            Path p = dir.resolve(e.getKey());
+            Files.createDirectories(p.getParent());
+            Files.write(p, e.getValue());
+        }
+        return dir;
     }
 
     /** The same objects in a bucket of the loopback S3 server, opened by an http URL with mode=s3. */
@@ -77,6 +92,7 @@ class StoreContractTest {
         return Stores.open(DatasetUrl.parse(s3.signedUrl("contract", "prefix/dir.file", "nczarr,s3")));
     }
 
+    /** A zip of {@link #OBJECTS}, each entry named {@code top + key} ({@code top} = "" for the root layout). */
     static Path writeZip(Path zip, String top) throws IOException {
         try (OutputStream os = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(os)) {
             if (!top.isEmpty()) {
@@ -94,11 +110,21 @@ class StoreContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void getReturnsEveryObject(Case c) throws IOException {
+    void getReturnsEveryObjectIncludingEmptyOnes(Case c) throws IOException {
         try (Store s = c.factory().open()) {
             for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
                 assertArrayEquals(e.getValue(), s.get(e.getKey()).orElseThrow(), e.getKey());
             }
+            assertEquals(0, s.get("g/empty").orElseThrow().length);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void getHandsOutItsOwnCopy(Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            s.get("v/0").orElseThrow()[0] = 99;
+            assertArrayEquals(OBJECTS.get("v/0"), s.get("v/0").orElseThrow());
         }
     }
 
@@ -110,17 +136,33 @@ class StoreContractTest {
             assertTrue(s.get("nosuch/.zarray").isEmpty());
             assertTrue(s.get("v").isEmpty(), "a folder is not an object");
             assertTrue(s.getRange("v/9", 0, 4).isEmpty());
+            assertTrue(s.getRange("nosuch/v/0", 2, 4).isEmpty());
             assertEquals(List.of(), s.list("nosuch"));
+            assertEquals(List.of(), s.list("nosuch/deeper/"));
         }
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
-    void rangesAreClippedAtTheEnd(Case c) throws IOException {
+    void rangesFromTheStartTheMiddleAndPastTheEnd(Case c) throws IOException {
         try (Store s = c.factory().open()) {
+            assertArrayEquals(new byte[] {1, 2, 3}, s.getRange("v/0", 0, 3).orElseThrow());
             assertArrayEquals(new byte[] {3, 4, 5}, s.getRange("v/0", 2, 3).orElseThrow());
-            assertArrayEquals(new byte[] {7, 8}, s.getRange("v/0", 6, 10).orElseThrow());
-            assertArrayEquals(new byte[0], s.getRange("v/0", 8, 10).orElseThrow());
+            assertArrayEquals(OBJECTS.get("v/0"), s.getRange("v/0", 0, 8).orElseThrow());
+            assertArrayEquals(new byte[] {7, 8}, s.getRange("v/0", 6, 10).orElseThrow(), "clipped at the end");
+            assertArrayEquals(new byte[0], s.getRange("v/0", 8, 10).orElseThrow(), "at the end");
+            assertArrayEquals(new byte[0], s.getRange("v/0", 100, 4).orElseThrow(), "past the end");
+            assertArrayEquals(new byte[0], s.getRange("v/0", 2, 0).orElseThrow(), "zero length");
+            assertArrayEquals(new byte[0], s.getRange("g/empty", 0, 4).orElseThrow(), "empty object");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void negativeRangesAreRefused(Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            assertThrows(IllegalArgumentException.class, () -> s.getRange("v/0", -1, 4));
+            assertThrows(IllegalArgumentException.class, () -> s.getRange("v/0", 0, -4));
         }
     }
 
@@ -129,10 +171,12 @@ class StoreContractTest {
     void listGivesDirectChildrenSorted(Case c) throws IOException {
         try (Store s = c.factory().open()) {
             assertEquals(List.of(".zattrs", ".zgroup", "g", "v"), s.list(""));
-            assertEquals(List.of(".zgroup", "w"), s.list("g"));
-            assertEquals(List.of(".zgroup", "w"), s.list("g/"));
-            assertEquals(List.of("1"), s.list("g/w/0"));
+            assertEquals(List.of(".zattrs", ".zgroup", "g", "v"), s.list("/"));
+            assertEquals(List.of(".zgroup", "empty", "w", "with space"), s.list("g"));
+            assertEquals(List.of(".zgroup", "empty", "w", "with space"), s.list("g/"));
             assertEquals(List.of(".zarray", "0"), s.list("g/w"));
+            assertEquals(List.of("1"), s.list("g/w/0"));
+            assertEquals(List.of(), s.list("v/0"), "an object has no children");
         }
     }
 
@@ -143,29 +187,61 @@ class StoreContractTest {
             assertThrows(IllegalArgumentException.class, () -> s.get("../etc/passwd"));
             assertThrows(IllegalArgumentException.class, () -> s.get("/etc/passwd"));
             assertThrows(IllegalArgumentException.class, () -> s.get("v/../../x"));
+            assertThrows(IllegalArgumentException.class, () -> s.getRange("../x", 0, 1));
+            assertThrows(IllegalArgumentException.class, () -> s.list("../"));
         }
     }
 
-    @Test
-    void zipWithTraversalEntriesIsRefused() throws IOException {
-        Path zip = tmp.resolve("evil.zip");
-        try (OutputStream os = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(os)) {
-            z.putNextEntry(new ZipEntry(".zgroup"));
-            z.write(bytes("{}"));
-            z.putNextEntry(new ZipEntry("../evil/.zarray"));
-            z.write(bytes("{}"));
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void concurrentGetsAgree(Case c) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try (Store s = c.factory().open()) {
+            List<Callable<Integer>> readers = new ArrayList<>();
+            for (int t = 0; t < 6; t++) {
+                readers.add(() -> {
+                    int checked = 0;
+                    for (int round = 0; round < 10; round++) {
+                        for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
+                            assertArrayEquals(e.getValue(), s.get(e.getKey()).orElseThrow(), e.getKey());
+                            checked++;
+                        }
+                        assertArrayEquals(new byte[] {5, 6}, s.getRange("v/0", 4, 2).orElseThrow());
+                        assertTrue(s.get("v/1").isEmpty());
+                    }
+                    return checked;
+                });
+            }
+            for (Future<Integer> f : pool.invokeAll(readers)) {
+                assertEquals(10 * OBJECTS.size(), f.get());
+            }
+        } finally {
+            pool.shutdownNow();
         }
-        IOException e = assertThrows(IOException.class, () -> new ZipStore(zip));
-        assertTrue(e.getMessage().contains("../evil/.zarray"), e.getMessage());
     }
 
-    @Test
-    void objectSizeLimitIsEnforced() throws IOException {
-        Path dir = Files.createDirectories(tmp.resolve("limit"));
-        Files.write(dir.resolve("big"), new byte[100]);
-        try (Store s = new DirectoryStore(dir, 10)) {
-            IOException e = assertThrows(IOException.class, () -> s.get("big"));
-            assertTrue(e.getMessage().contains("big"), e.getMessage());
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void locationNamesTheDatasetWithoutCredentials(Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            String location = s.location();
+            assertFalse(location.isBlank());
+            assertFalse(location.matches(".*://[^/]*@.*"), "user info in " + location);
+            assertFalse(location.contains("#") || location.contains("?"), "fragment or query in " + location);
+            for (String secret : LocalS3Secrets.all()) {
+                assertFalse(location.contains(secret), location);
+                assertFalse(s.toString().contains(secret), s.toString());
+            }
+            assertTrue(s.toString().contains(location), s.toString());
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
+    void closeTwiceIsHarmless(Case c) throws IOException {
+        Store s = c.factory().open();
+        assertTrue(s.get(".zgroup").isPresent());
+        s.close();
+        s.close();
     }
 }

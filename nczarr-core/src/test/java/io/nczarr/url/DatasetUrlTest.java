@@ -5,17 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.EnumSet;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class DatasetUrlTest {
-
-    @TempDir
-    Path tmp;
 
     @Test
     void fileUrlWithModes() {
@@ -24,7 +19,7 @@ class DatasetUrlTest {
         assertEquals(Paths.get("/data/x.file"), u.localPath());
         assertEquals(EnumSet.of(Mode.NCZARR, Mode.FILE), u.modes());
         assertEquals(DatasetUrl.Format.NCZARR, u.format());
-        assertEquals(DatasetUrl.StoreKind.DIRECTORY, u.storeKind());
+        assertEquals(Optional.of(DatasetUrl.StoreKind.DIRECTORY), u.declaredStoreKind());
     }
 
     @Test
@@ -32,7 +27,7 @@ class DatasetUrlTest {
         DatasetUrl u = DatasetUrl.parse("file:///data/x.zip#mode=xarray,zip");
         assertTrue(u.modes().containsAll(EnumSet.of(Mode.XARRAY, Mode.ZARR, Mode.NCZARR, Mode.ZIP)));
         assertEquals(DatasetUrl.Format.ZARR, u.format());
-        assertEquals(DatasetUrl.StoreKind.ZIP, u.storeKind());
+        assertEquals(Optional.of(DatasetUrl.StoreKind.ZIP), u.declaredStoreKind());
         assertTrue(u.useXarrayDimensions());
         assertFalse(DatasetUrl.parse("file:///x#mode=noxarray,file").useXarrayDimensions());
     }
@@ -43,21 +38,21 @@ class DatasetUrlTest {
         assertEquals("s3", u.scheme());
         assertEquals("test", u.parameter("aws.profile"));
         assertEquals("eu-west-1", u.parameter("AWS.REGION"));
-        assertEquals(DatasetUrl.StoreKind.S3, u.storeKind());
+        assertEquals(Optional.of(DatasetUrl.StoreKind.S3), u.declaredStoreKind());
         assertEquals("bucket", u.uri().getHost());
     }
 
     @Test
     void httpsWithS3Mode() {
         DatasetUrl u = DatasetUrl.parse("https://s3.us-east-1.amazonaws.com/bucket/key#mode=zarr,s3");
-        assertEquals(DatasetUrl.StoreKind.S3, u.storeKind());
+        assertEquals(Optional.of(DatasetUrl.StoreKind.S3), u.declaredStoreKind());
         assertEquals("/bucket/key", u.uri().getPath());
     }
 
     @Test
     void bareBytesFragment() {
         DatasetUrl u = DatasetUrl.parse("https://example.org/thredds/fileServer/x.nc#bytes");
-        assertEquals(DatasetUrl.StoreKind.BYTES, u.storeKind());
+        assertEquals(Optional.of(DatasetUrl.StoreKind.BYTES), u.declaredStoreKind());
     }
 
     @Test
@@ -79,14 +74,13 @@ class DatasetUrlTest {
     }
 
     @Test
-    void plainPathsAreRecognisedByContent() throws Exception {
-        Path dir = Files.createDirectory(tmp.resolve("store.zarr"));
-        assertEquals(DatasetUrl.StoreKind.DIRECTORY, DatasetUrl.parse(dir.toString()).storeKind());
-        assertEquals(DatasetUrl.Format.AUTO, DatasetUrl.parse(dir.toString()).format());
-        Path zip = tmp.resolve("noext");
-        Files.write(zip, new byte[] {'P', 'K', 3, 4, 0, 0});
-        assertEquals(DatasetUrl.StoreKind.ZIP, DatasetUrl.parse(zip.toString()).storeKind());
-        assertEquals(DatasetUrl.StoreKind.ZIP, DatasetUrl.parse(tmp.resolve("later.zip").toString()).storeKind());
+    void plainPathsLeaveTheKindToTheStoreLayer() {
+        // directory or zip is decided by what is on disk (Stores.kindOf), never while parsing
+        for (String loc : new String[] {"/data/store.zarr", "/data/x.zip", "file:///data/x.zip#mode=nczarr"}) {
+            DatasetUrl u = DatasetUrl.parse(loc);
+            assertEquals(Optional.empty(), u.declaredStoreKind(), loc);
+            assertEquals(DatasetUrl.Format.AUTO.equals(u.format()), !loc.contains("mode"), loc);
+        }
     }
 
     @Test

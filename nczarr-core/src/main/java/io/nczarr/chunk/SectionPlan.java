@@ -1,0 +1,234 @@
+package io.nczarr.chunk;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Where the elements of a strided section of a chunked array live: per dimension, the chunks the
+ * section touches and which section positions fall in each ({@link Segment}); over all
+ * dimensions, every touched chunk with the runs of elements to copy out of it ({@link ChunkPlan}).
+ *
+ * <p>Pure geometry: no I/O, no codecs, no element types. Array indexes and chunk indexes are
+ * {@code long}, so shapes up to {@code Long.MAX_VALUE} plan without overflow. The destination is
+ * the section in C order, position {@code m} of dimension {@code d} holding array index
+ * {@code origin[d] + m * stride[d]}. Chunks skipped entirely by a large stride do not appear.
+ */
+public final class SectionPlan {
+
+    /**
+     * Along one dimension: chunk {@code chunk} holds section positions {@code [first, first + count)}.
+     *
+     * @param chunk the chunk index along this dimension
+     * @param first the first section position in that chunk
+     * @param count how many section positions fall in it (at least 1)
+     */
+    public record Segment(long chunk, int first, int count) {
+    }
+
+    private final long[] origin;
+    private final int[] count;
+    private final int[] stride;
+    private final int[] chunkShape;
+    private final long[] chunkStrides;
+    private final long[] destStrides;
+    private final List<List<Segment>> segments;
+    private final long elementCount;
+
+    private SectionPlan(long[] origin, int[] count, int[] stride, int[] chunkShape, boolean fortranOrder) {
+        this.origin = origin.clone();
+        this.count = count.clone();
+        this.stride = stride.clone();
+        this.chunkShape = chunkShape.clone();
+        this.chunkStrides = chunkStrides(chunkShape, fortranOrder);
+        this.destStrides = destStrides(count);
+        int rank = count.length;
+        List<List<Segment>> perDim = new ArrayList<>(rank);
+        for (int d = 0; d < rank; d++) {
+            perDim.add(Collections.unmodifiableList(segments(origin[d], count[d], stride[d], chunkShape[d])));
+        }
+        this.segments = Collections.unmodifiableList(perDim);
+        this.elementCount = product(count);
+    }
+
+    /**
+     * Plans a section.
+     *
+     * @param arrayShape the array's length per dimension
+     * @param chunkShape the chunk's length per dimension (each at least 1)
+     * @param fortranOrder whether elements inside a chunk are stored first-index-fastest
+     *     ({@code order: "F"}) rather than last-index-fastest (C)
+     * @param origin the first array index per dimension
+     * @param count how many indexes per dimension ({@code 0} = an empty section)
+     * @param stride the step between indexes per dimension (at least 1)
+     * @throws IllegalArgumentException when the ranks differ or the section leaves the array; the
+     *     message names the dimension
+     */
+    public static SectionPlan of(long[] arrayShape, int[] chunkShape, boolean fortranOrder, long[] origin,
+            int[] count, int[] stride) {
+        check(arrayShape, chunkShape, origin, count, stride);
+        return new SectionPlan(origin, count, stride, chunkShape, fortranOrder);
+    }
+
+    private static void check(long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride) {
+        int rank = arrayShape.length;
+        if (chunkShape.length != rank) {
+            throw new IllegalArgumentException("chunk rank " + chunkShape.length + " does not match array rank " + rank);
+        }
+        if (origin.length != rank || count.length != rank || stride.length != rank) {
+            throw new IllegalArgumentException("section rank " + origin.length + "/" + count.length + "/"
+                    + stride.length + " does not match array rank " + rank);
+        }
+        for (int d = 0; d < rank; d++) {
+            if (chunkShape[d] < 1) {
+                throw new IllegalArgumentException("chunk length " + chunkShape[d] + " is not positive in dimension " + d);
+            }
+            boolean lastInside = count[d] == 0 || (count[d] - 1L) * stride[d] < arrayShape[d] - origin[d];
+            if (count[d] < 0 || stride[d] < 1 || origin[d] < 0 || !lastInside) {
+                throw new IllegalArgumentException("section out of bounds in dimension " + d);
+            }
+        }
+    }
+
+    /** Element offset steps inside one chunk, in its storage order. */
+    private static long[] chunkStrides(int[] chunkShape, boolean fortranOrder) {
+        int rank = chunkShape.length;
+        long[] s = new long[rank];
+        long step = 1;
+        for (int i = 0; i < rank; i++) {
+            int d = fortranOrder ? i : rank - 1 - i;
+            s[d] = step;
+            step *= chunkShape[d];
+        }
+        return s;
+    }
+
+    /** Element offset steps in the destination (the section in C order). */
+    private static long[] destStrides(int[] count) {
+        long[] s = new long[count.length];
+        long step = 1;
+        for (int d = count.length - 1; d >= 0; d--) {
+            s[d] = step;
+            step *= Math.max(1, count[d]);
+        }
+        return s;
+    }
+
+    /** The product of the counts, saturated at {@code Long.MAX_VALUE}. */
+    private static long product(int[] count) {
+        long n = 1;
+        for (int c : count) {
+            if (c == 0) {
+                return 0;
+            }
+            n = n > Long.MAX_VALUE / c ? Long.MAX_VALUE : n * c;
+        }
+        return n;
+    }
+
+    /** Splits the positions {@code 0 .. count-1} of one dimension by the chunk their index falls in. */
+    static List<Segment> segments(long origin, int count, int stride, int chunk) {
+        List<Segment> out = new ArrayList<>();
+        int m = 0;
+        while (m < count) {
+            long index = origin + (long) m * stride;
+            long ci = index / chunk;
+            long chunkStart = ci * chunk;
+            // the chunk's last index, clamped where it would pass Long.MAX_VALUE
+            long chunkLast = chunk - 1 > Long.MAX_VALUE - chunkStart ? Long.MAX_VALUE : chunkStart + (chunk - 1);
+            long last = Math.min(count - 1L, (chunkLast - origin) / stride);
+            out.add(new Segment(ci, m, (int) (last - m + 1)));
+            m = (int) last + 1;
+        }
+        return out;
+    }
+
+    public int rank() {
+        return count.length;
+    }
+
+    /** How many elements the section holds (saturated at {@code Long.MAX_VALUE}). */
+    public long elementCount() {
+        return elementCount;
+    }
+
+    /** The chunks touched along dimension {@code d}, in increasing order, with their section positions. */
+    public List<Segment> segments(int d) {
+        return segments.get(d);
+    }
+
+    /** How many chunks the section touches (saturated at {@code Long.MAX_VALUE}). */
+    public long chunkCount() {
+        long n = 1;
+        for (List<Segment> s : segments) {
+            if (s.isEmpty()) {
+                return 0;
+            }
+            n = n > Long.MAX_VALUE / s.size() ? Long.MAX_VALUE : n * s.size();
+        }
+        return n;
+    }
+
+    /**
+     * Every touched chunk, in C order of chunk index (the last dimension fastest); empty for an
+     * empty section. A rank-0 section is one chunk with an empty index.
+     *
+     * @throws IllegalStateException when there are more than {@code Integer.MAX_VALUE} of them
+     */
+    public List<ChunkPlan> chunks() {
+        long n = chunkCount();
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("a section touching " + n + " chunks cannot be listed");
+        }
+        List<ChunkPlan> out = new ArrayList<>((int) n);
+        if (n == 0) {
+            return out;
+        }
+        int rank = rank();
+        int[] pick = new int[rank];
+        while (true) {
+            Segment[] segs = new Segment[rank];
+            for (int d = 0; d < rank; d++) {
+                segs[d] = segments.get(d).get(pick[d]);
+            }
+            out.add(new ChunkPlan(this, segs));
+            int d = rank - 1;
+            while (d >= 0 && ++pick[d] == segments.get(d).size()) {
+                pick[d] = 0;
+                d--;
+            }
+            if (d < 0) {
+                return out;
+            }
+        }
+    }
+
+    // geometry read by ChunkPlan
+
+    long origin(int d) {
+        return origin[d];
+    }
+
+    int stride(int d) {
+        return stride[d];
+    }
+
+    int chunkLength(int d) {
+        return chunkShape[d];
+    }
+
+    long chunkStride(int d) {
+        return chunkStrides[d];
+    }
+
+    long destStride(int d) {
+        return destStrides[d];
+    }
+
+    @Override
+    public String toString() {
+        return "SectionPlan[origin=" + Arrays.toString(origin) + ", count=" + Arrays.toString(count) + ", stride="
+                + Arrays.toString(stride) + ", chunks=" + Arrays.toString(chunkShape) + "]";
+    }
+}
