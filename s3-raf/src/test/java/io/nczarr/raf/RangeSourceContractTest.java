@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -56,7 +57,7 @@ class RangeSourceContractTest {
     private static HttpClient httpClient;
     private static LocalS3Server s3;
     private static S3ClientPool s3Pool;
-    private static final Map<String, String> savedProperties = new java.util.HashMap<>();
+    private static final Map<String, String> SAVED_PROPERTIES = new HashMap<>();
 
     @TempDir
     static Path aws;
@@ -96,7 +97,7 @@ class RangeSourceContractTest {
     static void stop() {
         http.close();
         s3.close();
-        savedProperties.forEach((k, v) -> {
+        SAVED_PROPERTIES.forEach((k, v) -> {
             if (v == null) {
                 System.clearProperty(k);
             } else {
@@ -107,7 +108,7 @@ class RangeSourceContractTest {
     }
 
     private static void setProperty(String key, String value) {
-        savedProperties.put(key, System.getProperty(key));
+        SAVED_PROPERTIES.put(key, System.getProperty(key));
         System.setProperty(key, value);
     }
 
