@@ -1,5 +1,6 @@
 package io.nczarr.raf;
 
+import io.nczarr.error.StoreException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -37,6 +38,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the blocks it fetched (fewer than two plus the read-ahead window, itself at most a quarter of the
  * cache) until it returns; direct reads use only the caller's array.</li>
  * <li>A source that returns fewer bytes than the object holds is an error, never zeros.</li>
+ * <li>Failures are {@link io.nczarr.error.StoreException}s naming the source's location; a thread
+ * that waited for a block another thread failed to fetch gets that failure on its own stack.</li>
  * </ul>
  */
 public final class BlockCache implements Closeable {
@@ -184,8 +187,8 @@ public final class BlockCache implements Closeable {
             int from = (int) Math.max(0, pos + done - blockStart);
             int count = Math.min(got[i].length - from, n - done);
             if (count <= 0) {
-                throw new IOException(source.location() + ": block " + (first + i) + " holds " + got[i].length
-                        + " bytes, too few for a read at " + (pos + done));
+                throw new StoreException(source.location(), null, "block " + (first + i) + " holds " + got[i].length
+                        + " bytes, too few for a read at " + (pos + done), false, null);
             }
             System.arraycopy(got[i], from, b, off + done, count);
             done += count;
@@ -210,8 +213,7 @@ public final class BlockCache implements Closeable {
     private void readExactly(long pos, byte[] b, int off, int want) throws IOException {
         int got = source.read(pos, b, off, want);
         if (got != want) {
-            throw new IOException(source.location() + ": short read: " + Math.max(got, 0) + " of " + want
-                    + " bytes at offset " + pos + " (object length " + source.knownLength() + ")");
+            throw shortRead(got, want, pos);
         }
     }
 
@@ -306,8 +308,7 @@ public final class BlockCache implements Closeable {
             // with the length unknown (only block 0's first fetch) a short answer means the object ended
             int expected = len >= 0 ? (int) Math.max(0, Math.min(want, len - start)) : Math.max(got, 0);
             if (Math.max(got, 0) != expected) {
-                throw new IOException(source.location() + ": short read: " + Math.max(got, 0) + " of " + expected
-                        + " bytes at offset " + start + " (object length " + len + ")");
+                throw shortRead(got, expected, start);
             }
             got = expected;
             for (long idx = a; idx <= b; idx++) {
@@ -341,15 +342,21 @@ public final class BlockCache implements Closeable {
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof IOException io) {
-                throw new IOException(io.getMessage(), io);
+                throw StoreFailures.rethrown(source.location(), io);
             }
-            throw new IOException(source.location() + ": reading block " + idx + " failed: " + c, c);
+            throw new StoreException(source.location(), null, "reading block " + idx + " failed: " + c, false, c);
         }
     }
 
-    private void ensureOpen() throws IOException {
+    /** The source answered fewer bytes than the object holds there: never zeros, and not retried. */
+    private StoreException shortRead(int got, int expected, long offset) {
+        return new StoreException(source.location(), null, "short read: " + Math.max(got, 0) + " of " + expected
+                + " bytes at offset " + offset + " (object length " + source.knownLength() + ")", false, null);
+    }
+
+    private void ensureOpen() throws StoreException {
         if (closed) {
-            throw new IOException(source.location() + ": closed");
+            throw new StoreException(source.location(), null, "closed", false, null);
         }
     }
 

@@ -1,15 +1,26 @@
 package io.nczarr.raf;
 
+import io.nczarr.error.NcZarrException;
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.s3.S3ClientPool;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 import ucar.nc2.NetcdfFile;
 
 /**
  * Opens one netCDF-3 or netCDF-4/HDF5 file stored as a single remote object ({@code #mode=bytes}):
  * a {@link RangeSource} for the URL, a {@link BlockCacheRandomAccessFile} over it, and cdm's own
  * netCDF-3/HDF5 readers on top ({@code NetcdfFile.open(raf, location, null, null)}).
+ *
+ * <p>The clients are resources of the caller: the overloads taking an {@link HttpClient} and an
+ * {@link S3ClientPool} use those; the others give every HTTP source a client of its own (dropped
+ * with the source) and lease S3 clients from {@link S3ClientPool#shared()}.
  */
 public final class ByteRangeFiles {
     private ByteRangeFiles() {
@@ -21,6 +32,16 @@ public final class ByteRangeFiles {
     }
 
     /**
+     * The source for a URL, as {@link #openSource(URI, Map, ByteRangeConfig, HttpClient, S3ClientPool)},
+     * with an HTTP client of the source's own and S3 clients from {@link S3ClientPool#shared()}.
+     */
+    public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config)
+            throws IOException {
+        return route(uri, fragment, config, () -> HttpRangeSource.newClient(config.connectTimeout()),
+                S3ClientPool.shared());
+    }
+
+    /**
      * The source for a URL: the one place that maps a URL to a backend. {@code s3://} URLs, and
      * http/https URLs whose fragment asks for S3 ({@code mode=...,s3}, {@code aws.profile},
      * {@code awsprofile}), use S3 requests with profiles, regions and signing; other http/https
@@ -28,27 +49,43 @@ public final class ByteRangeFiles {
      *
      * @param uri the object's URL without fragment
      * @param fragment the fragment keys (lower case), e.g. {@code mode}, {@code aws.profile}
-     * @throws IOException for a scheme without a backend
+     * @param http the client of plain HTTP sources (its own connect timeout applies); not closed here
+     * @param s3 the pool S3 sources lease their client from, given back when the source is closed
+     * @throws io.nczarr.error.UnsupportedFeatureException for a scheme without a backend
+     * @throws StoreException for a URL the backend cannot use (credentials in an http URL, an S3 URL
+     *     without key...)
      */
-    public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config)
-            throws IOException {
+    public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config,
+            HttpClient http, S3ClientPool s3) throws IOException {
+        Objects.requireNonNull(http, "http");
+        return route(uri, fragment, config, () -> http, s3);
+    }
+
+    private static RangeSource route(URI uri, Map<String, String> fragment, ByteRangeConfig config,
+            Supplier<HttpClient> http, S3ClientPool s3) throws IOException {
+        Objects.requireNonNull(s3, "s3");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         switch (scheme) {
             case "http":
             case "https":
                 if (wantsS3(fragment)) {
-                    return S3RangeSource.open(uri, fragment);
+                    return S3RangeSource.open(uri, fragment, s3);
                 }
                 try {
-                    return HttpRangeSource.open(uri, config);
+                    return HttpRangeSource.open(uri, config, http.get());
                 } catch (IllegalArgumentException e) {
-                    throw new IOException(e.getMessage(), e);
+                    String where = HttpRangeSource.redact(uri);
+                    // the reason ends with the URL, which the dataset field already holds
+                    String why = e.getMessage().endsWith(": " + where)
+                            ? e.getMessage().substring(0, e.getMessage().length() - where.length() - 2)
+                            : e.getMessage();
+                    throw new StoreException(where, null, why, false, e);
                 }
             case "s3":
-                return S3RangeSource.open(uri, fragment);
+                return S3RangeSource.open(uri, fragment, s3);
             default:
-                throw new IOException(HttpRangeSource.redact(uri) + ": mode=bytes reads http, https"
-                        + " and s3 URLs, not '" + scheme + "'");
+                throw new UnsupportedFeatureException(HttpRangeSource.redact(uri), null, null, "scheme " + scheme,
+                        "mode=bytes reads http, https and s3 URLs, not '" + scheme + "'", null);
         }
     }
 
@@ -86,10 +123,24 @@ public final class ByteRangeFiles {
         return open(uri, location, config());
     }
 
-    /** Opens the netCDF file at a URL whose fragment keys choose the backend (see {@link #openSource}). */
+    /**
+     * Opens the netCDF file at a URL whose fragment keys choose the backend (see {@link #openSource}),
+     * configured from the {@code nczarr.bytes.*} system properties.
+     */
     public static NetcdfFile open(URI uri, Map<String, String> fragment, String location) throws IOException {
         ByteRangeConfig config = config();
         return open(BlockCacheRandomAccessFile.open(openSource(uri, fragment, config), config), location);
+    }
+
+    /**
+     * Opens the netCDF file at a URL with the caller's configuration and clients (see
+     * {@link #openSource(URI, Map, ByteRangeConfig, HttpClient, S3ClientPool)}).
+     *
+     * @param location what the returned {@code NetcdfFile} reports as its location
+     */
+    public static NetcdfFile open(URI uri, Map<String, String> fragment, String location, ByteRangeConfig config,
+            HttpClient http, S3ClientPool s3) throws IOException {
+        return open(BlockCacheRandomAccessFile.open(openSource(uri, fragment, config, http, s3), config), location);
     }
 
     public static NetcdfFile open(URI uri, String location, ByteRangeConfig config) throws IOException {
@@ -107,8 +158,9 @@ public final class ByteRangeFiles {
                 e.addSuppressed(suppressed);
             }
             if (e instanceof IOException && String.valueOf(e.getMessage()).contains("not a valid CDM file")) {
-                throw new IOException(location + ": not a netCDF-3 or netCDF-4/HDF5 file that netCDF-Java can read"
-                        + " (mode=bytes opens single netCDF/HDF5 files, not Zarr stores)", e);
+                throw new UnsupportedFeatureException(location, null, null, "file format", "not a netCDF-3 or"
+                        + " netCDF-4/HDF5 file that netCDF-Java can read (mode=bytes opens single netCDF/HDF5 files,"
+                        + " not Zarr stores)", e);
             }
             throw e;
         }
@@ -118,7 +170,7 @@ public final class ByteRangeFiles {
         try {
             return ByteRangeConfig.fromSystemProperties();
         } catch (IllegalArgumentException e) {
-            throw new IOException("bad mode=bytes configuration: " + e.getMessage(), e);
+            throw new NcZarrException("bad mode=bytes configuration: " + e.getMessage(), e);
         }
     }
 }

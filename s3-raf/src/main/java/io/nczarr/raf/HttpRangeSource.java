@@ -1,8 +1,8 @@
 package io.nczarr.raf;
 
+import io.nczarr.error.StoreException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -10,29 +10,11 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Optional;
 
 /**
  * A {@link RangeSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS
@@ -41,8 +23,9 @@ import java.util.regex.Pattern;
  * <ul>
  * <li>Every read is {@code GET} with {@code Range: bytes=a-b}, {@code b = a + len - 1} (the end is
  * inclusive). A ranged read must answer {@code 206} with a {@code Content-Range} that starts at
- * {@code a}, and the body must hold exactly the bytes that header announces; anything else is an
- * error naming the URL (a truncated body is retried, then reported).</li>
+ * {@code a} ({@link ContentRange}), and the body must hold exactly the bytes that header announces
+ * ({@link BodySink}); anything else is an error naming the URL (a truncated body is retried, then
+ * reported).</li>
  * <li>The object length comes from the first ranged GET's {@code Content-Range} ({@code bytes
  * a-b/total}), so opening a file costs no extra request; {@link #length()} before any read sends
  * one {@code HEAD}, and falls back to {@code GET bytes=0-0} when HEAD is refused (403 as for
@@ -55,62 +38,85 @@ import java.util.regex.Pattern;
  * would keep memory bounded but transfer O(size) per read, O(size²) per file: worse than failing
  * clearly and letting the user download the file.</li>
  * <li>The length, and the {@code ETag} when the server sends one, must stay the same across
- * responses; a change is reported as "object changed while reading", never mixed bytes.</li>
- * <li>5xx/429 answers and broken connections (reset, truncated body) are retried up to
- * {@link ByteRangeConfig#maxRetries()} times with exponential backoff. Timeouts and other 4xx are
- * not retried: 404/410 throw {@link FileNotFoundException}, 401/403 {@link AccessDeniedException}.</li>
- * <li>{@link ByteRangeConfig#requestTimeout()} bounds each request, headers and body together.</li>
+ * responses ({@link ObjectValidators}); a change is reported as "object changed while reading",
+ * never mixed bytes.</li>
+ * <li>Failures are {@link StoreException}s whose dataset is the redacted URL, except 404/410
+ * ({@link FileNotFoundException}) and 401/403 ({@link AccessDeniedException}), which carry one as
+ * their cause ({@link HttpStatusErrors}). 5xx/429 answers and broken connections (reset, truncated
+ * body) are retryable and retried up to {@link ByteRangeConfig#maxRetries()} times with exponential
+ * backoff ({@link RetryPolicy}). Timeouts are retryable for the caller but not retried here: the
+ * request already waited as long as the user allowed.</li>
+ * <li>{@link ByteRangeConfig#requestTimeout()} bounds each request, headers and body together
+ * ({@link TimedExchange}).</li>
  * </ul>
  *
- * <p>HTTP/1.1 is used: plain-http HTTP/2 would mean an h2c upgrade attempt on every connection,
- * and range reads gain nothing from HTTP/2. Thread-safe; clients are shared per connect timeout.
+ * <p>The {@link HttpClient} is passed in ({@link #open(URI, ByteRangeConfig, HttpClient)}) so that
+ * a host can share one between files; {@link #open(URI, ByteRangeConfig)} makes one for this source
+ * alone ({@link #newClient}), dropped with it. HTTP/1.1 is used: plain-http HTTP/2 would mean an
+ * h2c upgrade attempt on every connection, and range reads gain nothing from HTTP/2. Thread-safe.
  */
 public final class HttpRangeSource implements RangeSource {
     private static final System.Logger LOG = System.getLogger(HttpRangeSource.class.getName());
-    private static final Map<Duration, HttpClient> CLIENTS = new ConcurrentHashMap<>();
-    /** Bytes of an error response body kept for the message (S3's XML error code, nginx's title...). */
-    private static final int ERROR_BODY_LIMIT = 2048;
-    private static final Pattern CONTENT_RANGE =
-            Pattern.compile("\\s*bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)\\s*", Pattern.CASE_INSENSITIVE);
-    private static final Pattern UNSATISFIED_RANGE =
-            Pattern.compile("\\s*bytes\\s+\\*/(\\d+)\\s*", Pattern.CASE_INSENSITIVE);
 
     private final URI uri;
     private final String location;
     private final ByteRangeConfig config;
-    private final HttpClient client;
+    private final TimedExchange exchange;
+    private final RetryPolicy retries;
+    private final ObjectValidators object = new ObjectValidators();
     private final RequestStats stats = new RequestStats();
-    /** Guards length/etag updates only; never held during a request (the client's threads take it). */
-    private final Object lengthLock = new Object();
     /** Serialises length probes (HEAD) so concurrent first callers send one. */
     private final Object probeLock = new Object();
-    private volatile long length = -1;
-    private volatile String etag;
-    private volatile long lastModified;
     /** The whole object, when the server ignores Range and the object is small enough. */
     private volatile byte[] whole;
     private volatile boolean closed;
 
-    private HttpRangeSource(URI uri, ByteRangeConfig config) {
+    private HttpRangeSource(URI uri, ByteRangeConfig config, HttpClient client) {
         this.uri = uri;
         this.config = config;
         this.location = redact(uri);
-        this.client = CLIENTS.computeIfAbsent(config.connectTimeout(), t -> HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(t)
-                .build());
+        this.exchange = new TimedExchange(client, config.requestTimeout(), location);
+        // a timed-out request already took all the time the user allows for one: trying again would
+        // multiply that wait
+        this.retries = new RetryPolicy(config.maxRetries(), config.retryDelay(), ByteRangeConfig.PREFIX + "retries",
+                failure -> !(failure.getCause() instanceof HttpTimeoutException));
     }
 
     /**
-     * A source for an {@code http:} or {@code https:} URL. Sends nothing yet: the first read (or
-     * {@link #length()}) does, so errors such as 404 surface there.
+     * A client as this source wants one: HTTP/1.1, redirects followed, the given connect timeout
+     * ({@link ByteRangeConfig#connectTimeout()}). One client can serve any number of sources.
+     */
+    public static HttpClient newClient(Duration connectTimeout) {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NORMAL)
+                .connectTimeout(connectTimeout)
+                .build();
+    }
+
+    /**
+     * A source for an {@code http:} or {@code https:} URL with a client of its own (see {@link #newClient}),
+     * released when the source is dropped. Hosts opening many files should share a client instead:
+     * {@link #open(URI, ByteRangeConfig, HttpClient)}.
+     *
+     * @throws IllegalArgumentException as {@link #open(URI, ByteRangeConfig, HttpClient)}
+     */
+    public static HttpRangeSource open(URI uri, ByteRangeConfig config) {
+        Objects.requireNonNull(config, "config");
+        return open(uri, config, newClient(config.connectTimeout()));
+    }
+
+    /**
+     * A source for an {@code http:} or {@code https:} URL, sending its requests with {@code client}
+     * (whose own settings apply: {@link ByteRangeConfig#connectTimeout()} is not used). Sends nothing
+     * yet: the first read (or {@link #length()}) does, so errors such as 404 surface there.
      *
      * @throws IllegalArgumentException for another scheme, a URL without host, or user info
      *     (credentials in the URL are not supported: the JDK client would not send them)
      */
-    public static HttpRangeSource open(URI uri, ByteRangeConfig config) {
+    public static HttpRangeSource open(URI uri, ByteRangeConfig config, HttpClient client) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(client, "client");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
             throw new IllegalArgumentException("not an http(s) URL: " + redact(uri));
@@ -128,7 +134,7 @@ public final class HttpRangeSource implements RangeSource {
                 throw new IllegalArgumentException(e.getMessage(), e);
             }
         }
-        return new HttpRangeSource(uri, config);
+        return new HttpRangeSource(uri, config, client);
     }
 
     @Override
@@ -143,12 +149,12 @@ public final class HttpRangeSource implements RangeSource {
 
     @Override
     public long knownLength() {
-        return length;
+        return object.length();
     }
 
     @Override
     public long lastModified() {
-        return lastModified;
+        return object.lastModified();
     }
 
     /** Whether the server ignored Range and the whole object is held in memory. */
@@ -158,26 +164,26 @@ public final class HttpRangeSource implements RangeSource {
 
     @Override
     public long length() throws IOException {
-        long n = length;
+        long n = object.length();
         if (n >= 0) {
             return n;
         }
         ensureOpen();
         synchronized (probeLock) {
-            if (length < 0) {
-                long h = withRetries("HEAD", this::headOnce);
+            if (object.length() < 0) {
+                long h = retries.run("HEAD", this::headOnce, this::beforeRetry);
                 if (h >= 0) {
-                    learnLength(h);
+                    object.learnLength(h);
                 } else {
                     // HEAD refused or without Content-Length: one byte's GET tells the length
                     read(0, new byte[1], 0, 1);
-                    if (length < 0) {
-                        throw new IOException(location + ": the server tells no object length (no Content-Length on"
-                                + " HEAD, no total in Content-Range)");
+                    if (object.length() < 0) {
+                        throw new StoreException(location, null, "the server tells no object length (no"
+                                + " Content-Length on HEAD, no total in Content-Range)", false, null);
                     }
                 }
             }
-            return length;
+            return object.length();
         }
     }
 
@@ -192,7 +198,7 @@ public final class HttpRangeSource implements RangeSource {
             return 0;
         }
         int want = len;
-        long known = length;
+        long known = object.length();
         if (known >= 0) {
             if (offset >= known) {
                 return -1;
@@ -206,17 +212,19 @@ public final class HttpRangeSource implements RangeSource {
             int n = fromWhole(at, buf, pos, want - done);
             if (n == Integer.MIN_VALUE) {
                 int count = want - done;
-                n = withRetries("GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count));
+                n = retries.run("GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count),
+                        this::beforeRetry);
             }
             if (n < 0) {
+                long length = object.length();
                 if (done == 0 && (length < 0 || at >= length)) {
                     return -1;
                 }
-                throw new IOException(location + ": object ended at byte " + at + " while " + (want - done)
-                        + " more bytes were expected (" + rangeText(offset, want) + ")");
+                throw new StoreException(location, null, "object ended at byte " + at + " while " + (want - done)
+                        + " more bytes were expected (" + rangeText(offset, want) + ")", false, null);
             }
             done += n;
-            long k = length;
+            long k = object.length();
             if (k >= 0) {
                 want = (int) Math.min(want, k - offset);
             }
@@ -249,10 +257,15 @@ public final class HttpRangeSource implements RangeSource {
         return "HttpRangeSource[" + location + "]";
     }
 
-    private void ensureOpen() throws IOException {
+    private void ensureOpen() throws StoreException {
         if (closed) {
-            throw new IOException(location + ": closed");
+            throw new StoreException(location, null, "closed", false, null);
         }
+    }
+
+    private void beforeRetry() throws StoreException {
+        stats.countRetry();
+        ensureOpen();
     }
 
     static String rangeText(long offset, long len) {
@@ -271,42 +284,36 @@ public final class HttpRangeSource implements RangeSource {
                 .timeout(config.requestTimeout())
                 .build();
         String what = "GET bytes=" + offset + "-" + end;
-        AtomicReference<Sink> sink = new AtomicReference<>();
         stats.countGet();
-        HttpResponse<Void> response = await(client.sendAsync(request, info -> {
-            Sink s = sinkFor(info, offset, end, buf, off);
-            sink.set(s);
-            return s;
-        }), sink, what);
-        int status = response.statusCode();
-        Sink s = sink.get();
-        if (status == 206) {
-            return ((IntoArraySink) s).count;
-        }
-        if (status == 200) {
-            WholeSink ws = (WholeSink) s;
-            byte[] data = ws.data();
-            synchronized (lengthLock) {
-                learnLength(data.length);
+        TimedExchange.Result r = exchange.send(request, info -> sinkFor(info, offset, end, buf, off), what);
+        switch (r.status()) {
+            case 206:
+                return ((BodySink.IntoArray) r.sink()).count();
+            case 200: {
+                byte[] data = ((BodySink.WholeObject) r.sink()).data();
+                object.learnLength(data.length);
                 whole = data;
+                LOG.log(System.Logger.Level.WARNING, "{0}: the server ignores HTTP Range requests (answered 200 to"
+                        + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
+                        location, String.valueOf(data.length));
+                return fromWhole(offset, buf, off, len);
             }
-            LOG.log(System.Logger.Level.WARNING, "{0}: the server ignores HTTP Range requests (answered 200 to"
-                    + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory", location,
-                    String.valueOf(data.length));
-            return fromWhole(offset, buf, off, len);
+            case 416: {
+                long total = ContentRange.unsatisfiedTotal(r.response().headers().firstValue("Content-Range")
+                        .orElse(null));
+                if (total >= 0) {
+                    object.learnLength(total);
+                }
+                long length = object.length();
+                if (length >= 0 && offset >= length) {
+                    return -1;
+                }
+                throw new StoreException(location, null, "HTTP 416 Range Not Satisfiable for " + what
+                        + " although the object has " + length + " bytes", false, null);
+            }
+            default:
+                throw HttpStatusErrors.of(location, r.status(), ((BodySink.ErrorText) r.sink()).text(), what);
         }
-        if (status == 416) {
-            long total = ((DiscardSink) s).total;
-            if (total >= 0) {
-                learnLength(total);
-            }
-            if (length >= 0 && offset >= length) {
-                return -1;
-            }
-            throw new IOException(location + ": HTTP 416 Range Not Satisfiable for " + what + " although the object"
-                    + " has " + length + " bytes");
-        }
-        throw statusError(status, ((ErrorSink) s).text(), what);
     }
 
     /** One HEAD. Returns the Content-Length, or -1 when HEAD is refused or tells none. */
@@ -316,77 +323,78 @@ public final class HttpRangeSource implements RangeSource {
                 .timeout(config.requestTimeout())
                 .build();
         stats.countHead();
-        HttpResponse<Void> response = await(client.sendAsync(request, HttpResponse.BodyHandlers.discarding()),
-                new AtomicReference<>(), "HEAD");
-        int status = response.statusCode();
+        TimedExchange.Result r = exchange.send(request, info -> new BodySink.Discard(), "HEAD");
+        int status = r.status();
         if (status == 200) {
-            noteValidators(response.headers());
-            return response.headers().firstValueAsLong("Content-Length").orElse(-1);
+            HttpHeaders h = r.response().headers();
+            object.note(h.firstValue("ETag").orElse(null), h.firstValue("Last-Modified").orElse(null));
+            return h.firstValueAsLong("Content-Length").orElse(-1);
         }
         if (status == 403 || status == 405 || status == 501 || status == 400) {
             return -1; // presigned GET URLs refuse HEAD (403); some servers do not implement it
         }
-        throw statusError(status, "", "HEAD");
+        throw HttpStatusErrors.of(location, status, "", "HEAD");
     }
 
-    private Sink sinkFor(HttpResponse.ResponseInfo info, long offset, long end, byte[] buf, int off) {
-        int status = info.statusCode();
+    /** The sink for a GET's body, chosen (and the headers checked) when the headers arrive. */
+    private BodySink sinkFor(HttpResponse.ResponseInfo info, long offset, long end, byte[] buf, int off) {
         HttpHeaders h = info.headers();
-        switch (status) {
+        switch (info.statusCode()) {
             case 206: {
                 String cr = h.firstValue("Content-Range").orElse(null);
-                Matcher m = cr == null ? null : CONTENT_RANGE.matcher(cr);
-                if (m == null || !m.matches()) {
-                    return new FailSink(new ProtocolError("HTTP 206 without a valid Content-Range header (got "
-                            + cr + ")"));
+                Optional<ContentRange> parsed = ContentRange.parse(cr);
+                if (parsed.isEmpty()) {
+                    return refuse("HTTP 206 without a valid Content-Range header (got " + cr + ")");
                 }
-                long start = Long.parseLong(m.group(1));
-                long last = Long.parseLong(m.group(2));
-                long total = m.group(3).equals("*") ? -1 : Long.parseLong(m.group(3));
-                if (start != offset || last < start || last > end || (total >= 0 && last >= total)) {
-                    return new FailSink(new ProtocolError("asked for bytes=" + offset + "-" + end
-                            + " but the server answered Content-Range: " + cr));
+                ContentRange range = parsed.get();
+                if (!range.answers(offset, end)) {
+                    return refuse("asked for bytes=" + offset + "-" + end + " but the server answered Content-Range: "
+                            + cr);
                 }
                 String enc = h.firstValue("Content-Encoding").orElse("identity");
                 if (!enc.equalsIgnoreCase("identity")) {
-                    return new FailSink(new ProtocolError("the server sent Content-Encoding: " + enc
-                            + "; byte ranges of an encoded body are not the file's bytes"));
+                    return refuse("the server sent Content-Encoding: " + enc
+                            + "; byte ranges of an encoded body are not the file's bytes");
                 }
-                String changed = checkUnchanged(total, h);
+                String changed = changed(range.total(), h);
                 if (changed != null) {
-                    return new FailSink(new ProtocolError(changed));
+                    return refuse(changed);
                 }
-                long count = last - start + 1;
+                long count = range.length();
                 long declared = h.firstValueAsLong("Content-Length").orElse(count);
                 if (declared != count) {
-                    return new FailSink(new ProtocolError("Content-Length " + declared + " does not match"
-                            + " Content-Range: " + cr));
+                    return refuse("Content-Length " + declared + " does not match Content-Range: " + cr);
                 }
-                if (total >= 0) {
-                    learnLength(total);
+                if (range.totalKnown()) {
+                    object.learnLength(range.total());
                 }
-                return new IntoArraySink(stats, buf, off, (int) count);
+                return new BodySink.IntoArray(stats, buf, off, (int) count);
             }
             case 200: {
                 // Range ignored: the body is the whole object
                 long declared = h.firstValueAsLong("Content-Length").orElse(-1);
-                String changed = checkUnchanged(declared, h);
+                String changed = changed(declared, h);
                 if (changed != null) {
-                    return new FailSink(new ProtocolError(changed));
+                    return refuse(changed);
                 }
                 if (declared > config.wholeObjectLimit()) {
-                    return new FailSink(new ProtocolError(rangeIgnored(declared)));
+                    return refuse(rangeIgnored(declared));
                 }
-                return new WholeSink(stats, declared, config.wholeObjectLimit(), this::rangeIgnored);
+                return new BodySink.WholeObject(stats, declared, config.wholeObjectLimit(), rangeIgnored(-1));
             }
-            case 416: {
-                String cr = h.firstValue("Content-Range").orElse("");
-                Matcher m = UNSATISFIED_RANGE.matcher(cr);
-                return new DiscardSink(m.matches() ? Long.parseLong(m.group(1)) : -1);
-            }
+            case 416:
+                return new BodySink.Discard();
             default:
-                return new ErrorSink(stats);
+                return new BodySink.ErrorText(stats);
         }
+    }
+
+    private String changed(long total, HttpHeaders h) {
+        return object.changed(total, h.firstValue("ETag").orElse(null), h.firstValue("Last-Modified").orElse(null));
+    }
+
+    private static BodySink refuse(String why) {
+        return new BodySink.Refused(BodySink.protocolError(why));
     }
 
     private String rangeIgnored(long size) {
@@ -395,486 +403,6 @@ public final class HttpRangeSource implements RangeSource {
                 + " large only from servers with byte-range support (objects up to " + config.wholeObjectLimit()
                 + " bytes are read whole: " + ByteRangeConfig.PREFIX + "wholeObjectLimit). The download was"
                 + " cancelled; download the file and open it locally instead";
-    }
-
-    /** Compares the length and ETag of a response with the first ones; a message if they changed. */
-    private String checkUnchanged(long total, HttpHeaders h) {
-        long known = length;
-        if (total >= 0 && known >= 0 && total != known) {
-            return "object changed while reading: its length was " + known + " bytes and is now " + total;
-        }
-        String tag = h.firstValue("ETag").orElse(null);
-        if (tag != null) {
-            synchronized (lengthLock) {
-                if (etag == null) {
-                    etag = tag;
-                } else if (!etag.equals(tag)) {
-                    return "object changed while reading: its ETag was " + etag + " and is now " + tag;
-                }
-            }
-        }
-        if (lastModified == 0) {
-            noteValidators(h);
-        }
-        return null;
-    }
-
-    private void noteValidators(HttpHeaders h) {
-        h.firstValue("Last-Modified").ifPresent(v -> {
-            try {
-                lastModified = ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
-            } catch (DateTimeParseException ignored) {
-                // informational only
-            }
-        });
-        if (etag == null) {
-            h.firstValue("ETag").ifPresent(v -> {
-                synchronized (lengthLock) {
-                    if (etag == null) {
-                        etag = v;
-                    }
-                }
-            });
-        }
-    }
-
-    private void learnLength(long total) {
-        synchronized (lengthLock) {
-            if (length < 0) {
-                length = total;
-            }
-        }
-    }
-
-    private IOException statusError(int status, String body, String what) {
-        String msg = "HTTP " + status + reason(status) + " for " + what + summary(body);
-        switch (status) {
-            case 404:
-            case 410:
-                return new FileNotFoundException(location + ": " + msg);
-            case 401:
-            case 403:
-                return new AccessDeniedException(location, null, msg
-                        + " (access denied: is the object public, or the presigned URL still valid?)");
-            case 429:
-            case 500:
-            case 502:
-            case 503:
-            case 504:
-                return new Retryable(msg);
-            default:
-                return new IOException(location + ": " + msg);
-        }
-    }
-
-    private static String reason(int status) {
-        return switch (status) {
-            case 400 -> " Bad Request";
-            case 401 -> " Unauthorized";
-            case 403 -> " Forbidden";
-            case 404 -> " Not Found";
-            case 405 -> " Method Not Allowed";
-            case 410 -> " Gone";
-            case 416 -> " Range Not Satisfiable";
-            case 429 -> " Too Many Requests";
-            case 500 -> " Internal Server Error";
-            case 502 -> " Bad Gateway";
-            case 503 -> " Service Unavailable";
-            case 504 -> " Gateway Timeout";
-            default -> "";
-        };
-    }
-
-    /** The first line or S3 {@code <Code>} of an error body, for the message. */
-    private static String summary(String body) {
-        if (body == null || body.isBlank()) {
-            return "";
-        }
-        Matcher code = Pattern.compile("<Code>([^<]{1,100})</Code>").matcher(body);
-        if (code.find()) {
-            return " (" + code.group(1) + ")";
-        }
-        String s = body.replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").trim();
-        if (s.isEmpty()) {
-            return "";
-        }
-        return " (" + (s.length() > 160 ? s.substring(0, 160) + "..." : s) + ")";
-    }
-
-    private <T> HttpResponse<T> await(CompletableFuture<HttpResponse<T>> f, AtomicReference<Sink> sink, String what)
-            throws IOException {
-        long timeoutMs = config.requestTimeout().toMillis();
-        try {
-            return f.get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            abort(f, sink);
-            throw timeout(what);
-        } catch (InterruptedException e) {
-            abort(f, sink);
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException(location + ": interrupted during " + what);
-        } catch (ExecutionException e) {
-            abort(f, sink);
-            Throwable c = unwrap(e.getCause());
-            if (c instanceof HttpTimeoutException) {
-                throw timeout(what);
-            }
-            if (c instanceof ProtocolError pe) {
-                throw new IOException(location + ": " + pe.getMessage() + " (" + what + ")");
-            }
-            if (c instanceof Retryable r) {
-                throw r;
-            }
-            if (c instanceof IOException io) {
-                // connection refused/reset/closed, EOF mid-body: transient
-                throw new Retryable("connection failed during " + what + ": " + describe(io), io);
-            }
-            throw new IOException(location + ": " + what + " failed: " + c, c);
-        }
-    }
-
-    private static void abort(CompletableFuture<?> f, AtomicReference<Sink> sink) {
-        Sink s = sink.get();
-        if (s != null) {
-            s.abort();
-        }
-        f.cancel(true);
-    }
-
-    private IOException timeout(String what) {
-        return new HttpTimeoutException(location + ": no complete response within "
-                + config.requestTimeout().toMillis() + " ms for " + what + " (" + ByteRangeConfig.PREFIX + "timeout)");
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        // the JDK client wraps a subscriber's failure into an IOException with it as the cause
-        Throwable c = t;
-        for (int i = 0; i < 5 && c != null; i++) {
-            if (c instanceof ProtocolError || c instanceof Retryable || c instanceof HttpTimeoutException) {
-                return c;
-            }
-            c = c.getCause();
-        }
-        return t;
-    }
-
-    private static String describe(Throwable t) {
-        String m = t.getMessage();
-        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // retries
-
-    private interface Call<T> {
-        T run() throws IOException;
-    }
-
-    private <T> T withRetries(String what, Call<T> call) throws IOException {
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return call.run();
-            } catch (Retryable r) {
-                if (attempt >= config.maxRetries()) {
-                    throw new IOException(location + ": " + r.getMessage()
-                            + (attempt > 0 ? " (gave up after " + (attempt + 1) + " attempts, "
-                            + ByteRangeConfig.PREFIX + "retries=" + config.maxRetries() + ")" : ""), r.getCause());
-                }
-                stats.countRetry();
-                sleep(backoff(attempt), what);
-                ensureOpen();
-            }
-        }
-    }
-
-    private long backoff(int attempt) {
-        long base = config.retryDelay().toMillis();
-        long d = Math.min(10_000, base << Math.min(attempt, 16));
-        return d + (d > 1 ? ThreadLocalRandom.current().nextLong(d / 2 + 1) : 0);
-    }
-
-    private void sleep(long ms, String what) throws InterruptedIOException {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException(location + ": interrupted while waiting to retry " + what);
-        }
-    }
-
-    /** A failure worth retrying: 5xx/429, a broken connection, a truncated body. */
-    private static final class Retryable extends IOException {
-        Retryable(String message) {
-            super(message);
-        }
-
-        Retryable(String message, Throwable cause) {
-            super(message, cause);
-        }
-    }
-
-    /** A response that breaks the protocol this class relies on; not retried. */
-    private static final class ProtocolError extends IOException {
-        ProtocolError(String message) {
-            super(message);
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // body subscribers: they never buffer more than the caller's array, the whole-object limit or
-    // ERROR_BODY_LIMIT, and can be aborted (no write into the caller's array after abort returns)
-
-    private abstract static class Sink implements HttpResponse.BodySubscriber<Void> {
-        final CompletableFuture<Void> done = new CompletableFuture<>();
-        private Flow.Subscription subscription;
-        private boolean stopped;
-
-        @Override
-        public synchronized void onSubscribe(Flow.Subscription s) {
-            if (stopped) {
-                s.cancel();
-                return;
-            }
-            subscription = s;
-            start();
-            if (!stopped) {
-                s.request(Long.MAX_VALUE);
-            }
-        }
-
-        /** Called once subscribed; may {@link #finish} or {@link #fail} at once. */
-        void start() {
-        }
-
-        @Override
-        public synchronized void onNext(List<ByteBuffer> items) {
-            if (stopped) {
-                return;
-            }
-            try {
-                for (ByteBuffer b : items) {
-                    if (stopped) {
-                        return;
-                    }
-                    consume(b);
-                }
-            } catch (IOException e) {
-                fail(e);
-            }
-        }
-
-        /** Takes one buffer; may {@link #finish} early (ends the download). */
-        abstract void consume(ByteBuffer b) throws IOException;
-
-        /** The body ended normally: validate and complete. */
-        abstract void complete();
-
-        @Override
-        public synchronized void onError(Throwable t) {
-            if (!stopped) {
-                stopped = true;
-                done.completeExceptionally(t);
-            }
-        }
-
-        @Override
-        public synchronized void onComplete() {
-            if (!stopped) {
-                stopped = true;
-                complete();
-            }
-        }
-
-        /** Stops early with success: the rest of the body is not downloaded. */
-        synchronized void finish() {
-            stop();
-            done.complete(null);
-        }
-
-        synchronized void fail(IOException e) {
-            stop();
-            done.completeExceptionally(e);
-        }
-
-        synchronized void abort() {
-            stop();
-            done.cancel(false);
-        }
-
-        private void stop() {
-            stopped = true;
-            if (subscription != null) {
-                subscription.cancel();
-            }
-        }
-
-        @Override
-        public CompletionStage<Void> getBody() {
-            return done;
-        }
-    }
-
-    /** 206: exactly {@code count} bytes into the caller's array. */
-    private static final class IntoArraySink extends Sink {
-        private final RequestStats stats;
-        private final byte[] buf;
-        private final int off;
-        final int count;
-        private int got;
-
-        IntoArraySink(RequestStats stats, byte[] buf, int off, int count) {
-            this.stats = stats;
-            this.buf = buf;
-            this.off = off;
-            this.count = count;
-        }
-
-        @Override
-        void consume(ByteBuffer b) throws IOException {
-            int n = b.remaining();
-            stats.countBytes(n);
-            if (n > count - got) {
-                throw new ProtocolError("the server sent more than the " + count + " bytes its Content-Range"
-                        + " announced");
-            }
-            b.get(buf, off + got, n);
-            got += n;
-        }
-
-        @Override
-        void complete() {
-            if (got == count) {
-                done.complete(null);
-            } else {
-                done.completeExceptionally(new Retryable("truncated response: " + got + " of " + count
-                        + " bytes received"));
-            }
-        }
-    }
-
-    /** 200 to a ranged GET: keep the whole object, up to a limit. */
-    private static final class WholeSink extends Sink {
-        private final RequestStats stats;
-        private final long declared;
-        private final long limit;
-        private final java.util.function.LongFunction<String> tooLarge;
-        private byte[] data;
-        private int got;
-
-        WholeSink(RequestStats stats, long declared, long limit, java.util.function.LongFunction<String> tooLarge) {
-            this.stats = stats;
-            this.declared = declared;
-            this.limit = limit;
-            this.tooLarge = tooLarge;
-            this.data = new byte[(int) (declared >= 0 ? declared : Math.min(limit, 64 * 1024))];
-        }
-
-        @Override
-        void consume(ByteBuffer b) throws IOException {
-            int n = b.remaining();
-            stats.countBytes(n);
-            long need = (long) got + n;
-            if (need > limit || (declared >= 0 && need > declared)) {
-                throw new ProtocolError(declared >= 0 && need > declared
-                        ? "the server sent more than its Content-Length " + declared
-                        : tooLarge.apply(-1));
-            }
-            if (need > data.length) {
-                data = java.util.Arrays.copyOf(data, (int) Math.min(limit, Math.max(need, 2L * data.length)));
-            }
-            b.get(data, got, n);
-            got += n;
-        }
-
-        @Override
-        void complete() {
-            if (declared >= 0 && got != declared) {
-                done.completeExceptionally(new Retryable("truncated response: " + got + " of " + declared
-                        + " bytes received"));
-            } else {
-                done.complete(null);
-            }
-        }
-
-        byte[] data() {
-            return got == data.length ? data : java.util.Arrays.copyOf(data, got);
-        }
-    }
-
-    /** A response refused when its headers arrive: the body is never read. */
-    private static final class FailSink extends Sink {
-        private final IOException error;
-
-        FailSink(IOException error) {
-            this.error = error;
-        }
-
-        @Override
-        void start() {
-            fail(error);
-        }
-
-        @Override
-        void consume(ByteBuffer b) {
-        }
-
-        @Override
-        void complete() {
-            done.completeExceptionally(error);
-        }
-    }
-
-    /** 416: nothing to keep. */
-    private static final class DiscardSink extends Sink {
-        final long total;
-
-        DiscardSink(long total) {
-            this.total = total;
-        }
-
-        @Override
-        void consume(ByteBuffer b) {
-            finish();
-        }
-
-        @Override
-        void complete() {
-            done.complete(null);
-        }
-    }
-
-    /** Error statuses: keep the start of the body for the message, drop the rest. */
-    private static final class ErrorSink extends Sink {
-        private final RequestStats stats;
-        private final byte[] head = new byte[ERROR_BODY_LIMIT];
-        private int got;
-
-        ErrorSink(RequestStats stats) {
-            this.stats = stats;
-        }
-
-        @Override
-        void consume(ByteBuffer b) {
-            int n = Math.min(b.remaining(), head.length - got);
-            stats.countBytes(b.remaining());
-            b.get(head, got, n);
-            got += n;
-            if (got == head.length) {
-                finish();
-            }
-        }
-
-        @Override
-        void complete() {
-            done.complete(null);
-        }
-
-        synchronized String text() {
-            return new String(head, 0, got, StandardCharsets.UTF_8);
-        }
     }
 
     // ---------------------------------------------------------------------------------------------

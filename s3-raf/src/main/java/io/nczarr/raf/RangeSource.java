@@ -6,7 +6,10 @@ import java.io.IOException;
 /**
  * One remote object (an HTTP resource, an S3 object...) read by byte ranges. This is the only
  * thing a new backend implements; {@link BlockCacheRandomAccessFile} does the caching and the
- * netCDF-Java side.
+ * netCDF-Java side. {@code RangeSourceContractTest} holds every implementation to this contract.
+ *
+ * <p>Transport failures are {@link io.nczarr.error.StoreException}s whose dataset is
+ * {@link #location()}; a missing object is a {@link java.io.FileNotFoundException}.
  *
  * <p>Implementations must be thread-safe: several threads may call {@link #read} at once.
  */
@@ -34,6 +37,8 @@ public interface RangeSource extends Closeable {
      *     {@code len} is 0)
      * @throws IOException on any failure, including a response with fewer bytes than the object
      *     holds in that range: a short read inside the object is an error, never zeros
+     * @throws IllegalArgumentException for a negative {@code offset}
+     * @throws IndexOutOfBoundsException when {@code off} and {@code len} do not fit {@code buf}
      */
     int read(long offset, byte[] buf, int off, int len) throws IOException;
 

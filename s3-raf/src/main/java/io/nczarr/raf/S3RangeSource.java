@@ -1,5 +1,6 @@
 package io.nczarr.raf;
 
+import io.nczarr.error.StoreException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3ClientPool;
@@ -8,11 +9,15 @@ import io.nczarr.s3.S3Settings;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * One S3 object read by ranged GetObject requests, with the URL forms, profiles, regions,
  * credentials and pooled clients of the S3 store ({@code io.nczarr.s3}). The length comes from
  * the first GET's {@code Content-Range}; a HEAD is made only if the length is asked first.
+ *
+ * <p>The S3 client retries on its own; failures reach the caller as {@link StoreException}s
+ * ({@link S3Failures}), a missing object as {@link java.io.FileNotFoundException}.
  */
 public final class S3RangeSource implements RangeSource {
 
@@ -20,6 +25,7 @@ public final class S3RangeSource implements RangeSource {
     private final String key;
     private final RequestStats stats = new RequestStats();
     private volatile long length = -1;
+    private volatile boolean closed;
 
     private S3RangeSource(S3Bucket bucket, String key) {
         this.bucket = bucket;
@@ -27,30 +33,50 @@ public final class S3RangeSource implements RangeSource {
     }
 
     /**
-     * @param uri {@code s3://bucket/key}, or an https/http S3 URL (AWS or another endpoint)
-     * @param fragment the URL's fragment keys ({@code aws.profile}, {@code aws.region}, ...)
+     * A source whose client comes from the process-wide {@link S3ClientPool#shared()}.
+     *
+     * @see #open(URI, Map, S3ClientPool)
      */
     public static S3RangeSource open(URI uri, Map<String, String> fragment) throws IOException {
+        return open(uri, fragment, S3ClientPool.shared());
+    }
+
+    /**
+     * A source whose client is leased from {@code pool} (and given back on {@link #close()}). No
+     * request is made.
+     *
+     * @param uri {@code s3://bucket/key}, or an https/http S3 URL (AWS or another endpoint)
+     * @param fragment the URL's fragment keys ({@code aws.profile}, {@code aws.region}, ...)
+     * @throws StoreException for a URL that names no object, or settings that cannot be resolved
+     */
+    public static S3RangeSource open(URI uri, Map<String, String> fragment, S3ClientPool pool) throws IOException {
+        Objects.requireNonNull(pool, "pool");
         S3Location loc;
         S3Settings settings;
         try {
             loc = S3Location.parse(uri);
             settings = S3Settings.resolve(loc, fragment, AwsEnvironment.system());
         } catch (IllegalArgumentException e) {
-            throw new IOException(uri + ": " + e.getMessage(), e);
+            String where = HttpRangeSource.redact(uri);
+            throw new StoreException(where, null, e.getMessage(), false, e);
         }
         if (loc.key().isEmpty()) {
-            throw new IOException(loc.url() + ": mode=bytes needs an object key, not a bucket");
+            throw new StoreException(loc.url(), null, "mode=bytes needs an object key, not a bucket", false, null);
         }
-        return new S3RangeSource(S3Bucket.open(settings, S3ClientPool.shared()), loc.key());
+        return new S3RangeSource(S3Bucket.open(settings, pool), loc.key());
     }
 
     @Override
     public long length() throws IOException {
         long n = length;
         if (n < 0) {
+            ensureOpen();
             stats.countHead();
-            n = bucket.length(key);
+            try {
+                n = bucket.length(key);
+            } catch (IOException e) {
+                throw S3Failures.of(location(), e);
+            }
             length = n;
         }
         return n;
@@ -63,6 +89,11 @@ public final class S3RangeSource implements RangeSource {
 
     @Override
     public int read(long offset, byte[] buf, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, buf.length);
+        if (offset < 0) {
+            throw new IllegalArgumentException("negative offset " + offset);
+        }
+        ensureOpen();
         if (len == 0) {
             return 0;
         }
@@ -71,7 +102,12 @@ public final class S3RangeSource implements RangeSource {
             return -1;
         }
         stats.countGet();
-        S3Bucket.RangeRead r = bucket.readRange(key, offset, buf, off, len);
+        S3Bucket.RangeRead r;
+        try {
+            r = bucket.readRange(key, offset, buf, off, len);
+        } catch (IOException e) {
+            throw S3Failures.of(location(), e);
+        }
         if (r.objectLength() >= 0) {
             length = r.objectLength();
         }
@@ -91,13 +127,21 @@ public final class S3RangeSource implements RangeSource {
         return stats;
     }
 
+    /** Gives the client back to its pool; a second call does nothing. */
     @Override
     public void close() {
+        closed = true;
         bucket.close();
     }
 
     @Override
     public String toString() {
         return "S3RangeSource[" + location() + "]";
+    }
+
+    private void ensureOpen() throws StoreException {
+        if (closed) {
+            throw new StoreException(location(), null, "closed", false, null);
+        }
     }
 }

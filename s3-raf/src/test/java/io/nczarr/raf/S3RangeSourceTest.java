@@ -2,22 +2,31 @@ package io.nczarr.raf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nczarr.error.StoreException;
 import io.nczarr.testkit.TestFiles;
 import io.nczarr.s3.AwsEnvironment;
+import io.nczarr.s3.S3ClientFactory;
+import io.nczarr.s3.S3ClientPool;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -167,6 +176,68 @@ class S3RangeSourceTest {
             byte[] buf = new byte[10];
             assertEquals(10, src.read(5, buf, 0, 10));
             assertArrayEquals(java.util.Arrays.copyOfRange(blob, 5, 15), buf);
+        }
+    }
+
+    @Test
+    void failuresAreStoreExceptionsNamingTheObject() throws IOException {
+        try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "test/nc4.nc"),
+                Map.of("mode", "bytes,s3", "aws.profile", "none"), ByteRangeConfig.defaults())) {
+            StoreException e = assertThrows(StoreException.class, () -> src.read(0, new byte[8], 0, 8));
+            assertFalse(e.isRetryable(), "403 is not retryable");
+            assertEquals(src.location(), e.dataset());
+            assertTrue(e.dataset().endsWith("/files/test/nc4.nc"), e.dataset());
+            assertTrue(e.detail().contains("403") && !e.getMessage().contains(SECRET), e.getMessage());
+        }
+        try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "test/none.nc"), signedFragment(),
+                ByteRangeConfig.defaults())) {
+            FileNotFoundException nf = assertThrows(FileNotFoundException.class, () -> src.read(0, new byte[8], 0, 8));
+            StoreException cause = assertInstanceOf(StoreException.class, nf.getCause());
+            assertFalse(cause.isRetryable());
+            assertEquals(src.location(), cause.dataset());
+        }
+    }
+
+    @Test
+    void theCallersClientsAreTheOnesUsed() throws Exception {
+        S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
+        AtomicInteger httpTasks = new AtomicInteger();
+        ExecutorService executor = Executors.newCachedThreadPool();
+        HttpClient http = HttpClient.newBuilder().executor(task -> {
+            httpTasks.incrementAndGet();
+            executor.execute(task);
+        }).build();
+        ByteRangeConfig cfg = ByteRangeConfig.defaults();
+        try {
+            try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(), cfg, http,
+                    pool)) {
+                assertTrue(src instanceof S3RangeSource, src.toString());
+                assertEquals(1, pool.openClients());
+                byte[] buf = new byte[10];
+                assertEquals(10, src.read(5, buf, 0, 10));
+                assertArrayEquals(java.util.Arrays.copyOfRange(blob, 5, 15), buf);
+            }
+            assertEquals(0, pool.openClients(), "closing the source gives the client back to the caller's pool");
+            assertEquals(0, httpTasks.get());
+
+            try (RangeSource src = ByteRangeFiles.openSource(uri(anonymous, "blob.bin"), Map.of("mode", "bytes"), cfg,
+                    http, pool)) {
+                assertTrue(src instanceof HttpRangeSource, src.toString());
+                byte[] buf = new byte[10];
+                assertEquals(10, src.read(20, buf, 0, 10));
+                assertArrayEquals(java.util.Arrays.copyOfRange(blob, 20, 30), buf);
+            }
+            assertTrue(httpTasks.get() > 0, "the HTTP source sent its request with the caller's client");
+            assertEquals(0, pool.openClients());
+
+            try (NetcdfFile nc = ByteRangeFiles.open(uri(signed, "test/nc4.nc"), signedFragment(), "nc4.nc", cfg, http,
+                    pool)) {
+                assertEquals(1, pool.openClients());
+                assertFalse(nc.getVariables().isEmpty());
+            }
+            assertEquals(0, pool.openClients(), "closing the file gives the client back");
+        } finally {
+            executor.shutdownNow();
         }
     }
 }

@@ -52,6 +52,9 @@ public final class MemoryRangeSource implements RangeSource {
     @Override
     public int read(long offset, byte[] buf, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, buf.length);
+        if (offset < 0) {
+            throw new IllegalArgumentException("negative offset " + offset);
+        }
         if (closed) {
             throw new IOException("closed");
         }

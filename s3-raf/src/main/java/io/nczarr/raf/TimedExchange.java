@@ -1,0 +1,128 @@
+package io.nczarr.raf;
+
+import io.nczarr.error.StoreException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+/**
+ * One request and its response, headers and body together, within the request timeout. On a
+ * timeout or an interrupt the body is aborted, so no byte lands in the caller's array afterwards.
+ * Failures become {@link StoreException}s naming the URL: timeouts (with an {@link
+ * HttpTimeoutException} as cause), broken connections and truncated bodies are retryable, a body
+ * that breaks the protocol is not.
+ */
+final class TimedExchange {
+    /** How deep the JDK client may bury a sink's failure in its own IOExceptions. */
+    private static final int CAUSE_DEPTH = 5;
+
+    private final HttpClient client;
+    private final Duration timeout;
+    private final String location;
+
+    /** What came back: the response and the sink that took its body. */
+    record Result(HttpResponse<Void> response, BodySink sink) {
+        int status() {
+            return response.statusCode();
+        }
+    }
+
+    TimedExchange(HttpClient client, Duration timeout, String location) {
+        this.client = client;
+        this.timeout = timeout;
+        this.location = location;
+    }
+
+    /**
+     * Sends {@code request}; {@code sinks} picks the body's sink from the status and headers (on one
+     * of the client's threads).
+     *
+     * @param what the request for messages, e.g. {@code GET bytes=0-9}
+     */
+    Result send(HttpRequest request, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what)
+            throws IOException {
+        AtomicReference<BodySink> sink = new AtomicReference<>();
+        CompletableFuture<HttpResponse<Void>> f = client.sendAsync(request, info -> {
+            BodySink s = sinks.apply(info);
+            sink.set(s);
+            return s;
+        });
+        try {
+            HttpResponse<Void> response = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return new Result(response, sink.get());
+        } catch (TimeoutException e) {
+            abort(f, sink);
+            throw timeout(what, new HttpTimeoutException("request timed out"));
+        } catch (InterruptedException e) {
+            abort(f, sink);
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException(location + ": interrupted during " + what);
+        } catch (ExecutionException e) {
+            abort(f, sink);
+            throw failure(e.getCause(), what);
+        }
+    }
+
+    private StoreException failure(Throwable thrown, String what) {
+        Throwable c = unwrap(thrown);
+        if (c instanceof HttpTimeoutException t) {
+            return timeout(what, t);
+        }
+        if (c instanceof StoreException s) {
+            // a sink's verdict: a broken protocol names the request, a cut body is retried as it is
+            return s.isRetryable()
+                    ? new StoreException(location, null, s.detail(), true, s.getCause())
+                    : new StoreException(location, null, s.detail() + " (" + what + ")", false, null);
+        }
+        if (c instanceof IOException io) {
+            // connection refused/reset/closed, EOF mid-body: transient
+            return new StoreException(location, null, "connection failed during " + what + ": " + describe(io), true,
+                    io);
+        }
+        return new StoreException(location, null, what + " failed: " + c, false, c);
+    }
+
+    private static void abort(CompletableFuture<?> f, AtomicReference<BodySink> sink) {
+        BodySink s = sink.get();
+        if (s != null) {
+            s.abort();
+        }
+        f.cancel(true);
+    }
+
+    private StoreException timeout(String what, HttpTimeoutException cause) {
+        return new StoreException(location, null, "no complete response within " + timeout.toMillis() + " ms for "
+                + what + " (" + ByteRangeConfig.PREFIX + "timeout)", true, cause);
+    }
+
+    /** The failure that matters: a sink's own, or a timeout, even when the client wrapped it. */
+    private static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        Throwable c = t;
+        for (int i = 0; i < CAUSE_DEPTH && c != null; i++) {
+            if (c instanceof StoreException || c instanceof HttpTimeoutException) {
+                return c;
+            }
+            c = c.getCause();
+        }
+        return t;
+    }
+
+    private static String describe(Throwable t) {
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+}
