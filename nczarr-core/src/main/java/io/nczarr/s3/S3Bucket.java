@@ -2,6 +2,9 @@ package io.nczarr.s3;
 
 import java.io.Closeable;
 import io.nczarr.error.StoreException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -159,6 +162,8 @@ public final class S3Bucket implements Closeable {
             throw interrupted(key, e);
         } catch (SdkException e) {
             throw error("GET", key, e);
+        } catch (IOException e) {
+            throw bodyFailure(key, e);
         }
     }
 
@@ -207,6 +212,8 @@ public final class S3Bucket implements Closeable {
             throw interrupted(key, e);
         } catch (SdkException e) {
             throw error("GET", key, e);
+        } catch (IOException e) {
+            throw bodyFailure(key, e);
         }
     }
 
@@ -291,13 +298,39 @@ public final class S3Bucket implements Closeable {
         return new StoreException(null, url(key), m.toString(), isRetryable(e), e);
     }
 
-    /** Throttling, server errors and transport failures may pass; a refusal or a bad request will not. */
-    static boolean isRetryable(SdkException e) {
-        if (e instanceof S3Exception s3) {
-            int status = s3.statusCode();
-            return status == 429 || status >= 500;
+    /**
+     * Whether the same request may succeed later: a status that says so (5xx, 429 throttled, 408 request
+     * timeout), an SDK time-out, or a transport failure (a connection refused, reset or timed out). A refusal
+     * (403, 400, a missing bucket) or a client-side problem (no credentials, no region) is final. The one
+     * place S3 failures are classified: the S3 store and the byte-range source only add their context.
+     */
+    public static boolean isRetryable(SdkException e) {
+        if (e instanceof SdkServiceException s) {
+            int status = s.statusCode();
+            return status >= 500 || status == 429 || status == 408 || s.isThrottlingException();
         }
-        return e.retryable() || e instanceof software.amazon.awssdk.core.exception.SdkClientException;
+        if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+            return true;
+        }
+        // "Unable to execute HTTP request": the cause says whether the network failed
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The response body broke off (reset, closed early, timed out): retryable. The bucket's own refusals
+     * (already {@link StoreException}s), a missing object and an interrupt pass unchanged.
+     */
+    private IOException bodyFailure(String key, IOException e) {
+        if (e instanceof StoreException || e instanceof java.io.FileNotFoundException
+                || e instanceof InterruptedIOException || e instanceof RangeNotSatisfiable) {
+            return e;
+        }
+        return new StoreException(null, url(key), "S3 GET failed while reading the body: " + e, true, e);
     }
 
     private InterruptedIOException interrupted(String key, Exception e) {

@@ -8,15 +8,10 @@ import io.nczarr.s3.S3Settings;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
 import io.nczarr.url.DatasetUrl;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.List;
 import java.util.Optional;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
 
 /**
  * A dataset under a key prefix of an S3 bucket (AWS or any S3-compatible server). Each
@@ -97,44 +92,21 @@ public final class S3Store implements Store {
     }
 
     /**
-     * The bucket's failure as a {@link StoreException} of this dataset; interruptions pass
-     * unchanged (the read was cancelled, the store is fine).
+     * The bucket's failure as a {@link StoreException} of this dataset and key (the detail keeps the bucket's
+     * text, which starts with the object's full URL, so it can be copied); interruptions pass unchanged (the
+     * read was cancelled, the store is fine).
      */
     private IOException failure(String key, IOException e) {
-        if (e instanceof NcZarrException || e instanceof InterruptedIOException) {
+        if (e instanceof StoreException s && s.dataset() == null) {
+            return new StoreException(location, key, s.getMessage(), s.isRetryable(), s);
+        }
+        if (e instanceof NcZarrException n) {
+            return n.withContext(location, key, null);
+        }
+        if (e instanceof InterruptedIOException) {
             return e;
         }
-        // the detail keeps the bucket's text, which starts with the object's full URL (copyable)
-        return new StoreException(location, key, String.valueOf(e.getMessage()), isRetryable(e), e);
-    }
-
-    /**
-     * Whether the same request may succeed later: an HTTP status that says so (5xx, 429 throttled,
-     * 408 request timeout), an SDK timeout, or a transport failure (a connection refused, reset or
-     * timed out, a body cut short). A refusal (403, 400, a missing bucket) or a size limit is final.
-     */
-    static boolean isRetryable(IOException e) {
-        if (e.getClass() != IOException.class) {
-            // a transport failure reading the body (SocketTimeoutException, ConnectionClosedException ...)
-            return !(e instanceof FileNotFoundException);
-        }
-        Throwable c = e.getCause();
-        if (c instanceof SdkServiceException s) {
-            int status = s.statusCode();
-            return status >= 500 || status == 429 || status == 408 || s.isThrottlingException();
-        }
-        if (c instanceof ApiCallTimeoutException || c instanceof ApiCallAttemptTimeoutException) {
-            return true;
-        }
-        if (c instanceof SdkClientException) {
-            // "Unable to execute HTTP request": the cause says whether the network failed
-            for (Throwable t = c.getCause(); t != null; t = t.getCause()) {
-                if (t instanceof IOException) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return new StoreException(location, key, String.valueOf(e.getMessage()), false, e);
     }
 
     @Override

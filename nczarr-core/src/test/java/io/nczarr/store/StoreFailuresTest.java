@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.s3.S3Bucket;
 import io.nczarr.testkit.s3.LocalS3;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -180,23 +181,21 @@ class StoreFailuresTest {
 
     @Test
     void s3RetryableFailuresAreTheOnesThatMayPass() {
-        assertTrue(S3Store.isRetryable(s3Failure(503, "SlowDown")));
-        assertTrue(S3Store.isRetryable(s3Failure(500, "InternalError")));
-        assertTrue(S3Store.isRetryable(s3Failure(429, "TooManyRequests")));
-        assertFalse(S3Store.isRetryable(s3Failure(403, "AccessDenied")));
-        assertFalse(S3Store.isRetryable(s3Failure(404, "NoSuchBucket")));
-        assertFalse(S3Store.isRetryable(s3Failure(400, "InvalidRequest")));
-        assertTrue(S3Store.isRetryable(new IOException("x", ApiCallTimeoutException.create(1000))));
-        assertTrue(S3Store.isRetryable(new IOException("x", SdkClientException.create("Unable to execute HTTP request",
-                new java.net.ConnectException("Connection refused")))));
-        assertFalse(S3Store.isRetryable(new IOException("x", SdkClientException.create("Unable to marshall"))));
-        assertTrue(S3Store.isRetryable(new SocketTimeoutException("Read timed out")), "a body cut short");
-        assertFalse(S3Store.isRetryable(new IOException("object is more than the limit")));
+        assertTrue(S3Bucket.isRetryable(s3Failure(503, "SlowDown")));
+        assertTrue(S3Bucket.isRetryable(s3Failure(500, "InternalError")));
+        assertTrue(S3Bucket.isRetryable(s3Failure(429, "TooManyRequests")));
+        assertTrue(S3Bucket.isRetryable(s3Failure(408, "RequestTimeout")));
+        assertFalse(S3Bucket.isRetryable(s3Failure(403, "AccessDenied")));
+        assertFalse(S3Bucket.isRetryable(s3Failure(404, "NoSuchBucket")));
+        assertFalse(S3Bucket.isRetryable(s3Failure(400, "InvalidRequest")));
+        assertTrue(S3Bucket.isRetryable(ApiCallTimeoutException.create(1000)));
+        assertTrue(S3Bucket.isRetryable(SdkClientException.create("Unable to execute HTTP request",
+                new java.net.ConnectException("Connection refused"))));
+        assertFalse(S3Bucket.isRetryable(SdkClientException.create("Unable to marshall")));
     }
 
-    private static IOException s3Failure(int status, String code) {
-        S3Exception e = (S3Exception) S3Exception.builder().statusCode(status)
+    private static S3Exception s3Failure(int status, String code) {
+        return (S3Exception) S3Exception.builder().statusCode(status)
                 .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).build()).build();
-        return new IOException("S3 GET failed: HTTP " + status, e);
     }
 }

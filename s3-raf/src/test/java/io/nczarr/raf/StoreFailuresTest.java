@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.StoreException;
+import io.nczarr.s3.S3Bucket;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -48,28 +49,25 @@ class StoreFailuresTest {
         assertTrue(((StoreException) StoreFailures.rethrown(URL, new InterruptedIOException("x"))).isRetryable());
     }
 
-    private static boolean s3Retryable(IOException e) {
-        return assertInstanceOf(StoreException.class, S3Failures.of(URL, e)).isRetryable();
-    }
-
-    private static IOException bucketError(Exception sdk) {
-        return new IOException(URL + ": S3 GET failed: " + sdk.getMessage(), sdk);
+    @Test
+    void s3FailuresAreRetryableOnlyWhenTryingAgainMayHelp() {
+        assertTrue(S3Bucket.isRetryable(S3Exception.builder().statusCode(503).message("slow down").build()));
+        assertTrue(S3Bucket.isRetryable(S3Exception.builder().statusCode(429).message("throttled").build()));
+        assertFalse(S3Bucket.isRetryable(S3Exception.builder().statusCode(403).message("denied").build()));
+        assertTrue(S3Bucket.isRetryable(SdkClientException.create("unable to execute", new SocketException("reset"))));
+        assertFalse(S3Bucket.isRetryable(SdkClientException.create("Unable to load credentials")));
     }
 
     @Test
-    void s3FailuresAreRetryableOnlyWhenTryingAgainMayHelp() {
-        assertTrue(s3Retryable(bucketError(S3Exception.builder().statusCode(503).message("slow down").build())));
-        assertTrue(s3Retryable(bucketError(S3Exception.builder().statusCode(429).message("throttled").build())));
-        assertFalse(s3Retryable(bucketError(S3Exception.builder().statusCode(403).message("denied").build())));
-        assertTrue(s3Retryable(bucketError(SdkClientException.create("unable to execute",
-                new SocketException("reset")))));
-        assertFalse(s3Retryable(bucketError(SdkClientException.create("Unable to load credentials"))));
-        assertTrue(s3Retryable(new SocketException("Connection reset")), "the body's stream broke");
-        assertFalse(s3Retryable(new IOException(URL + ": unexpected Content-Range 'x'")), "a refused response");
-
-        StoreException s = (StoreException) S3Failures.of(URL, bucketError(new IllegalStateException("x")));
+    void theBucketsVerdictAndTextAreKeptOnce() {
+        StoreException fromBucket = new StoreException(null, URL, "S3 GET failed: HTTP 503", true, null);
+        StoreException s = assertInstanceOf(StoreException.class, S3Failures.of(URL, fromBucket));
+        assertTrue(s.isRetryable());
         assertEquals(URL, s.dataset());
-        assertEquals("S3 GET failed: x", s.detail());
+        assertEquals(URL + ": S3 GET failed: HTTP 503", s.getMessage());
+        assertTrue(((StoreException) S3Failures.of(URL, new SocketException("Connection reset"))).isRetryable(),
+                "the body's stream broke");
+        assertFalse(((StoreException) S3Failures.of(URL, new IOException("refused"))).isRetryable());
     }
 
     @Test
