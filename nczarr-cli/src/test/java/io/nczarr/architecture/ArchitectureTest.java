@@ -58,7 +58,7 @@ class ArchitectureTest {
                 .whereLayer("chunk").mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
                 .whereLayer("open").mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3",
                         "codec", "dtype", "error")
-                .whereLayer("raf").mayOnlyAccessLayers("raf", "s3", "url", "error")
+                .whereLayer("raf").mayOnlyAccessLayers("raf", "open", "s3", "url", "error")
                 .whereLayer("binding").mayNotBeAccessedByAnyLayer()
                 .withOptionalLayers(true);
         rule.check(library);

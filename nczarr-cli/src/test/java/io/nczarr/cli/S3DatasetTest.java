@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.Corpus;
@@ -176,7 +177,7 @@ class S3DatasetTest {
 
     @Test
     void clientsAreSharedAndClosedWithTheLastDataset() throws IOException {
-        S3ClientPool pool = S3ClientPool.shared();
+        S3ClientPool pool = NcZarrOptions.shared().s3Clients();
         int before = pool.openClients();
         NetcdfFile a = NcZarrFiles.open(sampleUrl());
         NetcdfFile b = NcZarrFiles.open(sampleUrl());

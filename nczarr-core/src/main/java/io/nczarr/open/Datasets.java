@@ -24,7 +24,7 @@ public final class Datasets {
 
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
-        Store store = Stores.open(url);
+        Store store = Stores.open(url, options.storeResources());
         try {
             DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions(),
                     store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);

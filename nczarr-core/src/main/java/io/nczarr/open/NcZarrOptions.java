@@ -7,6 +7,7 @@ import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.StoreLimits;
+import io.nczarr.store.StoreResources;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,6 +115,11 @@ public final class NcZarrOptions implements AutoCloseable {
 
     public long maxObjectBytes() {
         return maxObjectBytes;
+    }
+
+    /** What stores are opened with. */
+    public StoreResources storeResources() {
+        return new StoreResources(s3Clients, environment, maxObjectBytes);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */

@@ -13,13 +13,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 public final class S3ClientPool implements Closeable {
 
-    // TODO(wiring): removed once every caller gets its pool from NcZarrOptions
-    private static final S3ClientPool SHARED = new S3ClientPool(S3ClientFactory::create);
-
-    public static S3ClientPool shared() {
-        return SHARED;
-    }
-
     private final Function<S3ClientSpec, S3Client> factory;
     private final Map<S3ClientSpec, Entry> clients = new HashMap<>();
 

@@ -1,8 +1,6 @@
 package io.nczarr.store;
 
-import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
-import io.nczarr.s3.S3ClientPool;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
 import io.nczarr.error.NcZarrException;
@@ -37,17 +35,17 @@ public final class S3Store implements Store {
         this.maxObjectBytes = maxObjectBytes;
     }
 
-    /** Opens the store of an {@code s3}/{@code http(s)} dataset URL. Makes no request. */
-    public static S3Store open(DatasetUrl url) throws IOException {
+    /** Opens the store of an {@code s3}/{@code http(s)} dataset URL, leasing a client from the resources' pool. Makes no request. */
+    public static S3Store open(DatasetUrl url, StoreResources resources) throws IOException {
         S3Location loc;
         S3Settings settings;
         try {
             loc = S3Location.parse(url.uri());
-            settings = S3Settings.resolve(loc, url.parameters(), AwsEnvironment.system());
+            settings = S3Settings.resolve(loc, url.parameters(), resources.environment());
         } catch (IllegalArgumentException e) {
             throw new StoreException(url.toString(), null, e.getMessage(), false, e);
         }
-        return new S3Store(S3Bucket.open(settings, S3ClientPool.shared()), loc.url(), StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+        return new S3Store(S3Bucket.open(settings, resources.s3Clients()), loc.url(), resources.maxObjectBytes());
     }
 
     public S3Settings settings() {

@@ -56,18 +56,18 @@ public final class Stores {
      *     the URL does not fit its storage flag
      * @throws UnsupportedFeatureException for {@code mode=bytes}, which is not a Zarr store
      */
-    public static Store open(DatasetUrl url) throws IOException {
+    public static Store open(DatasetUrl url, StoreResources resources) throws IOException {
         StoreKind kind = kindOf(url);
         switch (kind) {
             case DIRECTORY:
-                return openDirectory(url);
+                return openDirectory(url, resources.maxObjectBytes());
             case ZIP:
-                return openZip(url);
+                return openZip(url, resources.maxObjectBytes());
             case S3:
                 if (url.uri() == null) {
                     throw refused(url, "mode=s3 needs an s3://, https:// or http:// URL");
                 }
-                return S3Store.open(url);
+                return S3Store.open(url, resources);
             case BYTES:
                 throw new UnsupportedFeatureException(url.toString(), null, null, "mode=bytes as a Zarr store",
                         "mode=bytes names a single netCDF file, not a Zarr store (open it with NcZarrFiles.open)",
@@ -78,7 +78,7 @@ public final class Stores {
         }
     }
 
-    private static Store openDirectory(DatasetUrl url) throws IOException {
+    private static Store openDirectory(DatasetUrl url, long maxObjectBytes) throws IOException {
         Path p = url.localPath();
         // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
         if (p.getFileName() != null && p.getFileName().toString().equals(".zgroup") && Files.isRegularFile(p)) {
@@ -90,10 +90,10 @@ public final class Stores {
         if (!Files.isDirectory(p)) {
             throw refused(url, p + " is not a directory (for a zip file use mode=...,zip)");
         }
-        return new DirectoryStore(p);
+        return new DirectoryStore(p, maxObjectBytes);
     }
 
-    private static Store openZip(DatasetUrl url) throws IOException {
+    private static Store openZip(DatasetUrl url, long maxObjectBytes) throws IOException {
         Path p = url.localPath();
         if (p == null) {
             throw new UnsupportedFeatureException(url.toString(), null, null, "remote zip stores",
@@ -102,7 +102,7 @@ public final class Stores {
         if (!Files.isRegularFile(p)) {
             throw refused(url, "no such zip file" + where(url, p));
         }
-        return new ZipStore(p);
+        return new ZipStore(p, maxObjectBytes);
     }
 
     /** Not there, or not what the URL says: trying again will not change that. */

@@ -11,7 +11,7 @@ import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.Store;
-import io.nczarr.store.Stores;
+import io.nczarr.store.TestStores;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -74,7 +74,7 @@ class SectionReadTest {
 
     static Opened open(String corpusName) throws IOException {
         DatasetUrl url = DatasetUrl.parse(Corpus.byName(corpusName).url());
-        Store store = Stores.open(url);
+        Store store = TestStores.open(url);
         return new Opened(store, MetadataReader.read(store, url.format(), url.useXarrayDimensions()));
     }
 

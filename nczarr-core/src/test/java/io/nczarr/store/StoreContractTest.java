@@ -89,7 +89,7 @@ class StoreContractTest {
     static Store s3Store(Path dir) throws IOException {
         LocalS3 s3 = LocalS3.get();
         s3.upload(dir, "contract", "prefix/dir.file");
-        return Stores.open(DatasetUrl.parse(s3.signedUrl("contract", "prefix/dir.file", "nczarr,s3")));
+        return TestStores.open(DatasetUrl.parse(s3.signedUrl("contract", "prefix/dir.file", "nczarr,s3")));
     }
 
     /** A zip of {@link #OBJECTS}, each entry named {@code top + key} ({@code top} = "" for the root layout). */

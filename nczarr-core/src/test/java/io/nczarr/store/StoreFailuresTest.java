@@ -152,7 +152,7 @@ class StoreFailuresTest {
         LocalS3 s3 = LocalS3.get();
         s3.upload(StoreContractTest.writeDirectory(tmp.resolve("denied.file")), "failures", "denied.file");
         String url = s3.signed.endpoint() + "/failures/denied.file#mode=nczarr,s3&aws.profile=" + LocalS3.WRONG_PROFILE;
-        try (Store s = Stores.open(DatasetUrl.parse(url))) {
+        try (Store s = TestStores.open(DatasetUrl.parse(url))) {
             StoreException e = assertThrows(StoreException.class, () -> s.get("v/0"));
             assertTrue(e.getMessage().contains("403"), e.getMessage());
             assertEquals(s.location(), e.dataset());
@@ -171,7 +171,7 @@ class StoreFailuresTest {
             port = free.getLocalPort();
         }
         String url = "http://127.0.0.1:" + port + "/bucket/ds#mode=zarr,s3&aws.profile=none";
-        try (Store s = Stores.open(DatasetUrl.parse(url))) {
+        try (Store s = TestStores.open(DatasetUrl.parse(url))) {
             StoreException e = assertThrows(StoreException.class, () -> s.get(".zgroup"));
             assertTrue(e.isRetryable(), e.getMessage());
             assertEquals(".zgroup", e.key());

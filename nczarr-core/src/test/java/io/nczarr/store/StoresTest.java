@@ -55,9 +55,9 @@ class StoresTest {
     void openPicksTheStoreTheKindNames() throws IOException {
         Path dir = StoreContractTest.writeDirectory(tmp.resolve("ds.file"));
         Path zip = StoreContractTest.writeZip(tmp.resolve("noextension"), "");
-        try (Store d = Stores.open(DatasetUrl.parse(dir.toString()));
-                Store z = Stores.open(DatasetUrl.parse(zip.toString()));
-                Store viaZgroup = Stores.open(DatasetUrl.parse(dir.resolve(".zgroup").toString()))) {
+        try (Store d = TestStores.open(DatasetUrl.parse(dir.toString()));
+                Store z = TestStores.open(DatasetUrl.parse(zip.toString()));
+                Store viaZgroup = TestStores.open(DatasetUrl.parse(dir.resolve(".zgroup").toString()))) {
             assertInstanceOf(DirectoryStore.class, d);
             assertInstanceOf(ZipStore.class, z);
             assertInstanceOf(DirectoryStore.class, viaZgroup, "a path to the root .zgroup opens its folder");
@@ -68,12 +68,12 @@ class StoresTest {
     @Test
     void missingDatasetsAreStoreFailuresNamingThePath() {
         Path missing = tmp.resolve("no/such/dataset.zarr");
-        StoreException e = assertThrows(StoreException.class, () -> Stores.open(DatasetUrl.parse(missing.toString())));
+        StoreException e = assertThrows(StoreException.class, () -> TestStores.open(DatasetUrl.parse(missing.toString())));
         assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("no such dataset"),
                 e.getMessage());
         assertFalse(e.isRetryable());
         StoreException z = assertThrows(StoreException.class,
-                () -> Stores.open(DatasetUrl.parse(tmp.resolve("gone.zip").toString())));
+                () -> TestStores.open(DatasetUrl.parse(tmp.resolve("gone.zip").toString())));
         assertTrue(z.getMessage().contains("no such zip file"), z.getMessage());
     }
 
@@ -81,14 +81,14 @@ class StoresTest {
     void aFileWhereADirectoryIsExpectedIsRefused() throws IOException {
         Path f = Files.write(tmp.resolve("plain"), new byte[] {1});
         StoreException e = assertThrows(StoreException.class,
-                () -> Stores.open(DatasetUrl.parse(f.toUri() + "#mode=nczarr,file")));
+                () -> TestStores.open(DatasetUrl.parse(f.toUri() + "#mode=nczarr,file")));
         assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
     }
 
     @Test
     void bytesModeIsNotAStore() {
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
-                () -> Stores.open(DatasetUrl.parse("https://example.org/x.nc#mode=bytes")));
+                () -> TestStores.open(DatasetUrl.parse("https://example.org/x.nc#mode=bytes")));
         assertTrue(e.getMessage().contains("mode=bytes"), e.getMessage());
     }
 }

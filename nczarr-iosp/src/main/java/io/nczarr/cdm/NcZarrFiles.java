@@ -38,7 +38,7 @@ public final class NcZarrFiles {
     public static NetcdfFile open(String location, NcZarrOptions options) throws IOException {
         DatasetUrl url = Datasets.parse(location);
         if (url.isBytes()) {
-            return openBytes(url, location);
+            return openBytes(url, location, options);
         }
         OpenDataset dataset = Datasets.open(url, options);
         try {
@@ -55,11 +55,12 @@ public final class NcZarrFiles {
      * picks the backend: S3 requests for {@code s3://} and for http(s) URLs with {@code s3} mode or
      * an {@code aws.profile}, plain HTTP ranges otherwise. A local path is opened directly.
      */
-    private static NetcdfFile openBytes(DatasetUrl url, String location) throws IOException {
+    private static NetcdfFile openBytes(DatasetUrl url, String location, NcZarrOptions options) throws IOException {
         if ("file".equals(url.scheme())) {
             return NetcdfFile.open(url.localPath().toString());
         }
-        return ByteRangeFiles.open(url.uri(), url.parameters(), location);
+        return ByteRangeFiles.open(url.uri(), url.parameters(), location, ByteRangeFiles.systemConfig(),
+                options.httpClient(), options.s3Clients());
     }
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */

@@ -3,6 +3,7 @@ package io.nczarr.raf;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import java.io.IOException;
 import java.net.URI;
@@ -19,8 +20,7 @@ import ucar.nc2.NetcdfFile;
  * netCDF-3/HDF5 readers on top ({@code NetcdfFile.open(raf, location, null, null)}).
  *
  * <p>The clients are resources of the caller: the overloads taking an {@link HttpClient} and an
- * {@link S3ClientPool} use those; the others give every HTTP source a client of its own (dropped
- * with the source) and lease S3 clients from {@link S3ClientPool#shared()}.
+ * {@link S3ClientPool} use those; the others use the process default {@link NcZarrOptions#shared()}.
  */
 public final class ByteRangeFiles {
     private ByteRangeFiles() {
@@ -33,12 +33,12 @@ public final class ByteRangeFiles {
 
     /**
      * The source for a URL, as {@link #openSource(URI, Map, ByteRangeConfig, HttpClient, S3ClientPool)},
-     * with an HTTP client of the source's own and S3 clients from {@link S3ClientPool#shared()}.
+     * with the clients of {@link NcZarrOptions#shared()}.
      */
     public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config)
             throws IOException {
-        return route(uri, fragment, config, () -> HttpRangeSource.newClient(config.connectTimeout()),
-                S3ClientPool.shared());
+        NcZarrOptions options = NcZarrOptions.shared();
+        return route(uri, fragment, config, options::httpClient, options.s3Clients());
     }
 
     /**
@@ -104,7 +104,7 @@ public final class ByteRangeFiles {
 
     /** The byte-range file for a URL, configured from the {@code nczarr.bytes.*} system properties. */
     public static BlockCacheRandomAccessFile openRaf(URI uri) throws IOException {
-        return openRaf(uri, config());
+        return openRaf(uri, systemConfig());
     }
 
     /** The byte-range file for a URL; the first block is fetched, so a 404 or 403 fails here. */
@@ -120,7 +120,7 @@ public final class ByteRangeFiles {
      *     user gave, fragment included)
      */
     public static NetcdfFile open(URI uri, String location) throws IOException {
-        return open(uri, location, config());
+        return open(uri, location, systemConfig());
     }
 
     /**
@@ -128,7 +128,7 @@ public final class ByteRangeFiles {
      * configured from the {@code nczarr.bytes.*} system properties.
      */
     public static NetcdfFile open(URI uri, Map<String, String> fragment, String location) throws IOException {
-        ByteRangeConfig config = config();
+        ByteRangeConfig config = systemConfig();
         return open(BlockCacheRandomAccessFile.open(openSource(uri, fragment, config), config), location);
     }
 
@@ -166,7 +166,8 @@ public final class ByteRangeFiles {
         }
     }
 
-    private static ByteRangeConfig config() throws IOException {
+    /** The {@code nczarr.bytes.*} system properties; a bad value is an {@link NcZarrException} naming it. */
+    public static ByteRangeConfig systemConfig() throws IOException {
         try {
             return ByteRangeConfig.fromSystemProperties();
         } catch (IllegalArgumentException e) {

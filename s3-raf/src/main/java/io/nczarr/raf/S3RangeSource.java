@@ -3,6 +3,7 @@ package io.nczarr.raf;
 import io.nczarr.error.StoreException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
+import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
@@ -33,12 +34,12 @@ public final class S3RangeSource implements RangeSource {
     }
 
     /**
-     * A source whose client comes from the process-wide {@link S3ClientPool#shared()}.
+     * A source whose client comes from the process default {@link NcZarrOptions#shared()}.
      *
      * @see #open(URI, Map, S3ClientPool)
      */
     public static S3RangeSource open(URI uri, Map<String, String> fragment) throws IOException {
-        return open(uri, fragment, S3ClientPool.shared());
+        return open(uri, fragment, NcZarrOptions.shared().s3Clients());
     }
 
     /**

@@ -1,0 +1,20 @@
+package io.nczarr.store;
+
+import io.nczarr.s3.AwsEnvironment;
+import io.nczarr.s3.S3ClientPool;
+import java.util.Objects;
+
+/**
+ * What opening a store needs from outside: the pool S3 stores lease their client from, the environment
+ * (system properties, environment variables) AWS settings are read from, and the largest object read
+ * whole. The caller owns them; a store only leases.
+ */
+public record StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
+    public StoreResources {
+        Objects.requireNonNull(s3Clients, "s3Clients");
+        Objects.requireNonNull(environment, "environment");
+        if (maxObjectBytes < 1) {
+            throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
+        }
+    }
+}
