@@ -443,14 +443,14 @@ class CodecRobustnessTest {
 
     @Test
     void halfRoundingIsNearestEven() {
-        assertEquals(0x3C00, NumpyDtype.doubleToHalf(1.0));
-        assertEquals(0x3C00, NumpyDtype.doubleToHalf(1.0 + 0x1p-11)); // tie -> even
-        assertEquals(0x3C01, NumpyDtype.doubleToHalf(1.0 + 0x1p-11 + 0x1p-20));
-        assertEquals(0x7BFF, NumpyDtype.doubleToHalf(65504.0));
-        assertEquals(0x7C00, NumpyDtype.doubleToHalf(65520.0)); // rounds up to inf
-        assertEquals(0x0001, NumpyDtype.doubleToHalf(0x1p-24));
-        assertEquals(0x0000, NumpyDtype.doubleToHalf(0x1p-25)); // tie -> even (0)
-        assertEquals(0x8000, NumpyDtype.doubleToHalf(-0.0));
+        assertEquals(0x3C00, HalfFloat.fromDouble(1.0));
+        assertEquals(0x3C00, HalfFloat.fromDouble(1.0 + 0x1p-11)); // tie -> even
+        assertEquals(0x3C01, HalfFloat.fromDouble(1.0 + 0x1p-11 + 0x1p-20));
+        assertEquals(0x7BFF, HalfFloat.fromDouble(65504.0));
+        assertEquals(0x7C00, HalfFloat.fromDouble(65520.0)); // rounds up to inf
+        assertEquals(0x0001, HalfFloat.fromDouble(0x1p-24));
+        assertEquals(0x0000, HalfFloat.fromDouble(0x1p-25)); // tie -> even (0)
+        assertEquals(0x8000, HalfFloat.fromDouble(-0.0));
     }
 
     // ---- concurrency ----------------------------------------------------------------------------
