@@ -30,6 +30,7 @@ public final class V2Pipeline {
     /**
      * @param compressor the {@code compressor} entry, or {@code null}
      * @param filters the {@code filters} entries in encode order
+     * @param codecs creates each entry's codec, in decode order
      * @param chunkElements elements per chunk
      * @param chunkBytes decoded bytes per chunk (0 when elements have no fixed size)
      * @param callerParsesVlenUtf8 leave {@code vlen-utf8} out: the caller parses (and checks) the

@@ -24,6 +24,9 @@ final class VlenCodec implements ArrayBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        if (encoded.length > maxDecodedBytes) {
+            throw CodecSupport.tooLarge(id, encoded.length, maxDecodedBytes);
+        }
         validate(id, utf8, encoded);
         return encoded;
     }

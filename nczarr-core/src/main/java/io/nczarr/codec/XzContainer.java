@@ -44,6 +44,8 @@ final class XzContainer {
 
     /** Marker: the stream uses something this reader leaves to XZInputStream. */
     static final class Unsupported extends Exception {
+        private static final long serialVersionUID = 1L;
+
         Unsupported(String what) {
             super(what, null, false, false);
         }
