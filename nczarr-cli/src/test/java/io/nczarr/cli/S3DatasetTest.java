@@ -102,6 +102,7 @@ class S3DatasetTest {
     @Test
     void openFetchesNoObjectTwice() throws IOException {
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
+            assertNotNull(nc.getRootGroup());
             List<String> keys = s3.signed.requests().stream().map(CountingProxy.Request::path).toList();
             assertEquals(keys.size(), new java.util.HashSet<>(keys).size(), keys.toString());
         }
@@ -163,11 +164,13 @@ class S3DatasetTest {
         s3.signed.latency(Duration.ofMillis(20));
         s3.signed.reset();
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl() + "&nczarr.s3.concurrency=1")) {
+            assertNotNull(nc.getRootGroup());
             assertEquals(1, s3.signed.maxInFlight(), "one request at a time");
         }
         CountingProxy.Counts oneAtATime = s3.signed.counts();
         s3.signed.reset();
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
+            assertNotNull(nc.getRootGroup());
             assertTrue(s3.signed.maxInFlight() > 1, "metadata requests overlap: " + s3.signed.maxInFlight());
         }
         CountingProxy.Counts prefetched = s3.signed.counts();

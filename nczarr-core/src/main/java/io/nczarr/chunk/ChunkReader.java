@@ -2,6 +2,9 @@ package io.nczarr.chunk;
 
 import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
+import io.nczarr.codec.CodecPipeline;
+import io.nczarr.codec.V2Pipeline;
+import io.nczarr.error.CodecException;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.NcZarrException;
@@ -44,7 +47,7 @@ public final class ChunkReader {
     private final int[] chunkShape;
     private final long[] arrayShape;
     private final int chunkElements;
-    private volatile List<Codec> pipeline;
+    private volatile CodecPipeline pipeline;
     private volatile ReadProgress progress;
 
     /**
@@ -255,23 +258,15 @@ public final class ChunkReader {
         ElementType et = var.element();
         boolean vlen = et.layout() == ElementType.Layout.VLEN_UTF8;
         long expected = (long) chunkElements * et.itemSize();
-        List<Codec> steps = pipeline();
+        CodecPipeline steps = pipeline();
         boolean inScratch = false;
-        for (int i = 0; i < steps.size(); i++) {
-            Codec step = steps.get(i);
-            if (vlen) {
-                data = step.decode(data, MAX_VLEN_CHUNK_BYTES);
-            } else if (i == steps.size() - 1 && expected <= MAX_SCRATCH_BYTES) {
-                // the last step decodes into this thread's reusable buffer when the size is right
-                byte[] scratch = scratch((int) expected);
-                data = step.decodeInto(data, scratch, (int) expected);
-                inScratch = data == scratch;
-            } else {
-                // intermediate steps (before astype/delta/fixedscaleoffset...) may be wider
-                int limit = i == steps.size() - 1 ? (int) expected
-                        : (int) Math.min(Integer.MAX_VALUE - 16L, Math.max(expected, 8L * chunkElements));
-                data = step.decode(data, limit);
-            }
+        if (vlen) {
+            data = steps.decode(data, MAX_VLEN_CHUNK_BYTES);
+        } else if (!steps.isEmpty()) {
+            // the last step decodes into this thread's reusable buffer when the size is right
+            byte[] scratch = expected <= MAX_SCRATCH_BYTES ? scratch((int) expected) : null;
+            data = steps.decodeInto(data, scratch, (int) expected);
+            inScratch = scratch != null && data == scratch;
         }
         int size = inScratch ? (int) expected : data.length;
         if (vlen) {
@@ -322,23 +317,14 @@ public final class ChunkReader {
     }
 
     /** Decode order: compressor first, then filters in reverse. Built once, on first use. */
-    private List<Codec> pipeline() throws IOException {
-        List<Codec> p = pipeline;
+    private CodecPipeline pipeline() throws IOException {
+        CodecPipeline p = pipeline;
         if (p == null) {
-            List<Codec> steps = new ArrayList<>();
             ArrayMeta a = var.array();
-            if (a.compressor() != null) {
-                steps.add(create(a.compressor()));
-            }
-            for (int i = a.filters().size() - 1; i >= 0; i--) {
-                CodecConfig f = a.filters().get(i);
-                // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
-                if (f.id().equals("vlen-utf8") && var.element().layout() == ElementType.Layout.VLEN_UTF8) {
-                    continue;
-                }
-                steps.add(create(f));
-            }
-            p = List.copyOf(steps);
+            // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
+            p = V2Pipeline.build(a.compressor(), a.filters(), this::create, chunkElements,
+                    (long) chunkElements * var.element().itemSize(),
+                    var.element().layout() == ElementType.Layout.VLEN_UTF8);
             pipeline = p;
         }
         return p;

@@ -14,17 +14,55 @@ import org.xerial.snappy.Snappy;
  * and bitshuffle inverses are implemented here.
  *
  * <p>Frame: 16-byte header {@code version, versionlz, flags, typesize, nbytes, blocksize, cbytes}
- * (little-endian int32s). Flags: 0x1 byte shuffle, 0x2 memcpyed (raw data follows the header),
- * 0x4 bitshuffle, 0x10 "don't split", bits 5-7 the internal codec (0 blosclz, 1 lz4/lz4hc,
- * 2 snappy, 3 zlib, 4 zstd). Otherwise an int32 start offset per block follows, and each block
- * holds one compressed stream (or {@code typesize} streams when split), each preceded by its
- * int32 compressed size; a size equal to the stream's decoded size means stored raw.
- * Splitting follows c-blosc 1.21: split unless flag 0x10 is set, but only when typesize &lt;= 16,
- * blocksize/typesize &gt;= 128 and the block is not the short last block.
+ * (little-endian int32s). Flags: {@link #BYTE_SHUFFLE}, {@link #MEMCPYED} (raw data follows the
+ * header), {@link #BIT_SHUFFLE}, {@link #DONT_SPLIT}, and in bits 5-7 the internal compressor
+ * ({@link #BLOSCLZ}, {@link #LZ4} (also lz4hc), {@link #SNAPPY}, {@link #ZLIB}, {@link #ZSTD}).
+ * Otherwise an int32 start offset per block follows, and each block holds one compressed stream
+ * (or {@code typesize} streams when split), each preceded by its int32 compressed size; a size
+ * equal to the stream's decoded size means stored raw. Splitting follows c-blosc 1.21: split
+ * unless {@link #DONT_SPLIT} is set, but only when typesize &lt;= 16, blocksize/typesize &gt;= 128
+ * and the block is not the short last block.
  */
-final class BloscCodec implements Codec {
+final class BloscCodec implements BytesBytesCodec {
 
     static final int HEADER = 16;
+
+    // header layout: byte offsets of the fields
+    private static final int VERSION_AT = 0;
+    private static final int FLAGS_AT = 2;
+    private static final int TYPESIZE_AT = 3;
+    private static final int NBYTES_AT = 4;
+    private static final int BLOCKSIZE_AT = 8;
+    private static final int CBYTES_AT = 12;
+
+    // header flag bits (c-blosc's BLOSC_DOSHUFFLE, BLOSC_MEMCPYED, BLOSC_DOBITSHUFFLE and its "don't split" bit)
+    /** Flag: the block bytes were byte-shuffled by typesize. */
+    static final int BYTE_SHUFFLE = 0x01;
+    /** Flag: the data follows the header uncompressed. */
+    static final int MEMCPYED = 0x02;
+    /** Flag: the block bytes were bit-shuffled by typesize. */
+    static final int BIT_SHUFFLE = 0x04;
+    /** Flag: blocks are one stream each, not split into typesize streams. */
+    static final int DONT_SPLIT = 0x10;
+    /** Both shuffles at once cannot happen in Blosc 1: Blosc 2 uses it to mark its extended header. */
+    static final int BLOSC2_EXTENDED_HEADER = BYTE_SHUFFLE | BIT_SHUFFLE;
+    /** The internal compressor code sits in flag bits 5-7. */
+    static final int COMPRESSOR_SHIFT = 5;
+    static final int COMPRESSOR_MASK = 0x07;
+
+    // internal compressor codes (c-blosc BLOSC_*_FORMAT)
+    static final int BLOSCLZ = 0;
+    static final int LZ4 = 1;
+    static final int SNAPPY = 2;
+    static final int ZLIB = 3;
+    static final int ZSTD = 4;
+
+    /** Highest frame format version decoded (0 is never written). */
+    static final int MAX_VERSION = 4;
+
+    // when a block is split into typesize streams (c-blosc 1.21 MAX_SPLITS, MIN_BUFFERSIZE)
+    private static final int MAX_SPLITS = 16;
+    private static final int MIN_BUFFERSIZE = 128;
 
     /** Per-thread block buffer for the shuffled streams (blocks are at most a few MB). */
     private static final ThreadLocal<byte[]> BLOCK = new ThreadLocal<>();
@@ -39,8 +77,6 @@ final class BloscCodec implements Codec {
         }
         return b;
     }
-    private static final int MAX_SPLITS = 16;
-    private static final int MIN_BUFFERSIZE = 128;
 
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
@@ -55,18 +91,18 @@ final class BloscCodec implements Codec {
     /** Decodes into {@code reuse} when the frame holds exactly {@code maxDecodedBytes} bytes and reuse is big enough. */
     private byte[] decode(byte[] in, int maxDecodedBytes, byte[] reuse) throws CodecException {
         if (in.length < HEADER) {
-            throw new CodecException("blosc: frame is truncated (" + in.length + " bytes, header needs 16)");
+            throw new CodecException("blosc: frame is truncated (" + in.length + " bytes, header needs " + HEADER + ")");
         }
-        int version = in[0] & 0xFF;
-        int flags = in[2] & 0xFF;
-        int typesize = in[3] & 0xFF;
-        long nbytes = CodecSupport.le32(in, 4) & 0xFFFFFFFFL;
-        long blocksize = CodecSupport.le32(in, 8) & 0xFFFFFFFFL;
-        long cbytes = CodecSupport.le32(in, 12) & 0xFFFFFFFFL;
-        if (version == 0 || version > 4) {
+        int version = in[VERSION_AT] & 0xFF;
+        int flags = in[FLAGS_AT] & 0xFF;
+        int typesize = in[TYPESIZE_AT] & 0xFF;
+        long nbytes = CodecSupport.le32(in, NBYTES_AT) & 0xFFFFFFFFL;
+        long blocksize = CodecSupport.le32(in, BLOCKSIZE_AT) & 0xFFFFFFFFL;
+        long cbytes = CodecSupport.le32(in, CBYTES_AT) & 0xFFFFFFFFL;
+        if (version == 0 || version > MAX_VERSION) {
             throw new CodecException("blosc: unsupported frame format version " + version);
         }
-        if ((flags & 0x05) == 0x05) {
+        if ((flags & BLOSC2_EXTENDED_HEADER) == BLOSC2_EXTENDED_HEADER) {
             throw new CodecException("blosc: Blosc2 extended header frames are not supported");
         }
         if (nbytes > maxDecodedBytes) {
@@ -84,7 +120,7 @@ final class BloscCodec implements Codec {
         if (nbytes == 0) {
             return out;
         }
-        if ((flags & 0x02) != 0) {
+        if ((flags & MEMCPYED) != 0) {
             if (cbytes < HEADER + nbytes) {
                 throw new CodecException("blosc: memcpyed frame is truncated");
             }
@@ -101,10 +137,10 @@ final class BloscCodec implements Codec {
         }
         int nblocks = (int) nblocksL;
         int end = (int) cbytes;
-        int compformat = (flags >>> 5) & 0x7;
-        boolean byteShuffle = (flags & 0x01) != 0 && typesize > 1;
-        boolean bitShuffle = (flags & 0x04) != 0;
-        boolean dontSplit = (flags & 0x10) != 0;
+        int compformat = (flags >>> COMPRESSOR_SHIFT) & COMPRESSOR_MASK;
+        boolean byteShuffle = (flags & BYTE_SHUFFLE) != 0 && typesize > 1;
+        boolean bitShuffle = (flags & BIT_SHUFFLE) != 0;
+        boolean dontSplit = (flags & DONT_SPLIT) != 0;
         byte[] tmp = byteShuffle || bitShuffle ? blockBuffer(bs) : null;
         for (int j = 0; j < nblocks; j++) {
             int dstOff = (int) ((long) j * blocksize);
@@ -158,15 +194,15 @@ final class BloscCodec implements Codec {
     private static int decompress(int format, byte[] src, int off, int len, byte[] dst, int dOff, int n)
             throws CodecException {
         switch (format) {
-            case 0:
+            case BLOSCLZ:
                 return BloscLz.decompress(src, off, len, dst, dOff, n);
-            case 1:
+            case LZ4:
                 return Lz4Codec.block("blosc", src, off, len, dst, dOff, n);
-            case 2:
+            case SNAPPY:
                 return snappy(src, off, len, dst, dOff, n);
-            case 3:
+            case ZLIB:
                 return inflate(src, off, len, dst, dOff, n);
-            case 4: {
+            case ZSTD: {
                 long r;
                 try {
                     r = Zstd.decompressByteArray(dst, dOff, n, src, off, len);
@@ -203,7 +239,7 @@ final class BloscCodec implements Codec {
     }
 
     private static int inflate(byte[] src, int off, int len, byte[] dst, int dOff, int n) throws CodecException {
-        byte[] r = ZlibCodec.inflate("blosc", src, off, len, false, n);
+        byte[] r = ZlibCodec.inflate("blosc", src, off, len, n);
         System.arraycopy(r, 0, dst, dOff, r.length);
         return r.length;
     }
@@ -309,17 +345,5 @@ final class BloscCodec implements Codec {
             }
         }
         System.arraycopy(src, done, dst, dOff + done, size - done);
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "blosc";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new BloscCodec();
-        }
     }
 }

@@ -1,38 +1,42 @@
 package io.nczarr.codec;
 
+import static io.nczarr.codec.CodecFactory.of;
+
 import java.util.List;
 
-/** The codecs shipped with this project. Add new built-ins here. */
+/** The codecs shipped with this project: one line per numcodecs id. Add new built-ins here. */
 final class BuiltInCodecs {
     private BuiltInCodecs() {
     }
 
     static List<CodecFactory> factories() {
         return List.of(
-                // compressors
-                new ZlibCodec.Factory(),
-                new GzipCodec.Factory(),
-                new Bz2Codec.Factory(),
-                new LzmaCodec.Factory(),
-                new ZstdCodec.Factory(),
-                new Lz4Codec.Factory(),
-                new BloscCodec.Factory(),
-                // filters
-                new ShuffleCodec.Factory(),
-                new Fletcher32Codec.Factory(),
-                Checksum32Codec.Factory.crc32(),
-                Checksum32Codec.Factory.adler32(),
-                Checksum32Codec.Factory.crc32c(),
-                new DeltaCodec.Factory(),
-                new FixedScaleOffsetCodec.Factory(),
-                new AsTypeCodec.Factory("quantize", "astype", "dtype"),
-                new AsTypeCodec.Factory("astype", "encode_dtype", "decode_dtype"),
-                new AsTypeCodec.BitRoundFactory(),
-                new PackBitsCodec.Factory(),
-                new CategorizeCodec.Factory(),
-                new SzipCodec.Factory(),
-                // object codecs
-                new VlenCodec.Factory("vlen-utf8", true),
-                new VlenCodec.Factory("vlen-bytes", false));
+                // compressors (bytes -> bytes)
+                of("zlib", c -> new ZlibCodec()),
+                of("gzip", c -> new GzipCodec()),
+                of("bz2", c -> new Bz2Codec()),
+                of("lzma", LzmaCodec::create),
+                of("zstd", c -> new ZstdCodec()),
+                of("lz4", c -> new Lz4Codec()),
+                of("blosc", c -> new BloscCodec()),
+                // bytes -> bytes filters
+                of("shuffle", ShuffleCodec::create),
+                of("fletcher32", c -> new Fletcher32Codec()),
+                of("crc32", Checksum32Codec::crc32),
+                of("adler32", Checksum32Codec::adler32),
+                of("crc32c", Checksum32Codec::crc32c),
+                // array -> array filters
+                of("delta", DeltaCodec::create),
+                of("fixedscaleoffset", FixedScaleOffsetCodec::create),
+                of("quantize", AsTypeCodec::quantize),
+                of("astype", AsTypeCodec::astype),
+                of("bitround", BitRoundCodec::create),
+                of("packbits", c -> new PackBitsCodec()),
+                of("categorize", CategorizeCodec::create),
+                // HDF5's szip filter (bytes -> bytes), known but not decodable
+                of("szip", c -> new SzipCodec()),
+                // object codecs (array -> bytes)
+                of("vlen-utf8", c -> new VlenCodec("vlen-utf8", true)),
+                of("vlen-bytes", c -> new VlenCodec("vlen-bytes", false)));
     }
 }

@@ -7,7 +7,7 @@ import java.io.IOException;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 
 /** numcodecs {@code bz2} (and netcdf-c's bzip2 filter, same id): a bzip2 stream, via commons-compress. */
-final class Bz2Codec implements Codec {
+final class Bz2Codec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
@@ -19,17 +19,5 @@ final class Bz2Codec implements Codec {
             throw new CodecException("bz2: corrupt or truncated data (" + e.getMessage() + ")", e);
         }
         return CodecSupport.drain("bz2", in, maxDecodedBytes, (long) encoded.length * 4);
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "bz2";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new Bz2Codec();
-        }
     }
 }

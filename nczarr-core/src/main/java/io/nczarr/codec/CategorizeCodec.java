@@ -1,5 +1,6 @@
 package io.nczarr.codec;
 
+import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,16 +17,16 @@ import java.util.List;
  * {@code |O} the numcodecs vlen-utf8 layout (int32 count, then int32 length + UTF-8 per item) so
  * the chunk reader parses it like a vlen-utf8 chunk.
  */
-final class CategorizeCodec implements Codec {
+final class CategorizeCodec implements ArrayArrayCodec {
 
     private final NumpyDtype dtype;
-    private final NumpyDtype astype;
+    private final Elements astype;
     private final byte[][] encodedLabels; // per label, in the output element layout
     private final byte[][] utf8Labels;
 
     CategorizeCodec(NumpyDtype dtype, NumpyDtype astype, List<String> labels) {
         this.dtype = dtype;
-        this.astype = astype;
+        this.astype = new Elements(astype);
         this.encodedLabels = new byte[labels.size()][];
         this.utf8Labels = new byte[labels.size()][];
         for (int i = 0; i < labels.size(); i++) {
@@ -34,11 +35,11 @@ final class CategorizeCodec implements Codec {
             if (dtype.kind() == 'U') {
                 byte[] e = new byte[dtype.itemsize()];
                 int[] cps = l.codePoints().toArray();
-                for (int c = 0; c < Math.min(cps.length, dtype.chars()); c++) {
+                for (int c = 0; c < Math.min(cps.length, dtype.length()); c++) {
                     int cp = cps[c];
                     for (int k = 0; k < 4; k++) {
                         int shift = dtype.bigEndian() ? 8 * (3 - k) : 8 * k;
-                        e[4 * c + k] = (byte) (cp >>> shift);
+                        e[4 * c + k] = (byte) ((cp >>> shift) & 0xff);
                     }
                 }
                 encodedLabels[i] = e;
@@ -87,37 +88,28 @@ final class CategorizeCodec implements Codec {
         return out;
     }
 
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "categorize";
+    static CategorizeCodec create(CodecConfig config) throws CodecException {
+        NumpyDtype dtype = CodecSupport.dtypeParam(config, "dtype");
+        if (dtype.kind() != 'U' && dtype.kind() != 'S' && dtype.kind() != 'O') {
+            throw new CodecException("codec 'categorize': dtype must be a string dtype (U, S or O), not " + dtype.str());
         }
+        NumpyDtype astype = CodecSupport.dtype(config, config.stringParam("astype", "|u1"));
+        if (!astype.isInteger()) {
+            throw new CodecException("codec 'categorize': astype must be an integer dtype, not " + astype.str());
+        }
+        JsonNode ls = config.params().get("labels");
+        if (ls == null || !ls.isArray()) {
+            throw new CodecException("codec 'categorize': 'labels' must be a list");
+        }
+        List<String> labels = new ArrayList<>();
+        for (JsonNode l : ls) {
+            labels.add(l.isNull() ? "" : l.asText());
+        }
+        return new CategorizeCodec(dtype, astype, labels);
+    }
 
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            NumpyDtype dtype = CodecSupport.dtypeParam(config, "dtype");
-            if (dtype.kind() != 'U' && dtype.kind() != 'S' && dtype.kind() != 'O') {
-                throw new CodecException("codec 'categorize': dtype must be a string dtype (U, S or O), not " + dtype);
-            }
-            String as = config.stringParam("astype", "|u1");
-            NumpyDtype astype;
-            try {
-                astype = NumpyDtype.parse(as);
-            } catch (CodecException e) {
-                throw new CodecException("codec 'categorize': " + e.getMessage());
-            }
-            if (!astype.isInteger()) {
-                throw new CodecException("codec 'categorize': astype must be an integer dtype, not " + astype);
-            }
-            JsonNode ls = config.params().get("labels");
-            if (ls == null || !ls.isArray()) {
-                throw new CodecException("codec 'categorize': 'labels' must be a list");
-            }
-            List<String> labels = new ArrayList<>();
-            for (JsonNode l : ls) {
-                labels.add(l.isNull() ? "" : l.asText());
-            }
-            return new CategorizeCodec(dtype, astype, labels);
-        }
+    @Override
+    public ChunkSpec encodedSpec(ChunkSpec decoded) {
+        return decoded.as(astype.dtype());
     }
 }

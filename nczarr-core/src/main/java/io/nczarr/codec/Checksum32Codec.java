@@ -14,7 +14,7 @@ import java.util.zip.Checksum;
  * before the data ({@code location "start"}, the default of crc32/adler32) or after it
  * ({@code "end"}, the default of crc32c).
  */
-final class Checksum32Codec implements Codec {
+final class Checksum32Codec implements BytesBytesCodec {
 
     private final String id;
     private final Supplier<Checksum> algorithm;
@@ -45,41 +45,30 @@ final class Checksum32Codec implements Codec {
         return Arrays.copyOfRange(encoded, dataOff, dataOff + n);
     }
 
-    static final class Factory implements CodecFactory {
-        private final String id;
-        private final Supplier<Checksum> algorithm;
-        private final boolean defaultAtEnd;
+    @Override
+    public long maxEncodedBytes(long decodedBytes) {
+        return decodedBytes + 4;
+    }
 
-        Factory(String id, Supplier<Checksum> algorithm, boolean defaultAtEnd) {
-            this.id = id;
-            this.algorithm = algorithm;
-            this.defaultAtEnd = defaultAtEnd;
-        }
+    static Checksum32Codec crc32(CodecConfig config) throws CodecException {
+        return create("crc32", config, CRC32::new, false);
+    }
 
-        static Factory crc32() {
-            return new Factory("crc32", CRC32::new, false);
-        }
+    static Checksum32Codec adler32(CodecConfig config) throws CodecException {
+        return create("adler32", config, Adler32::new, false);
+    }
 
-        static Factory adler32() {
-            return new Factory("adler32", Adler32::new, false);
-        }
+    static Checksum32Codec crc32c(CodecConfig config) throws CodecException {
+        return create("crc32c", config, CRC32C::new, true);
+    }
 
-        static Factory crc32c() {
-            return new Factory("crc32c", CRC32C::new, true);
+    private static Checksum32Codec create(String id, CodecConfig config, Supplier<Checksum> algorithm,
+            boolean defaultAtEnd)
+            throws CodecException {
+        String loc = config.stringParam("location", defaultAtEnd ? "end" : "start");
+        if (!loc.equals("start") && !loc.equals("end")) {
+            throw new CodecException("codec '" + id + "': location must be 'start' or 'end', not '" + loc + "'");
         }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            String loc = config.stringParam("location", defaultAtEnd ? "end" : "start");
-            if (!loc.equals("start") && !loc.equals("end")) {
-                throw new CodecException("codec '" + id + "': location must be 'start' or 'end', not '" + loc + "'");
-            }
-            return new Checksum32Codec(id, algorithm, loc.equals("end"));
-        }
+        return new Checksum32Codec(id, algorithm, loc.equals("end"));
     }
 }

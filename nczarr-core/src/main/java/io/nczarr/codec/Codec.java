@@ -5,11 +5,17 @@ import io.nczarr.error.CodecException;
 import java.io.IOException;
 
 /**
- * One step of a Zarr v2 codec pipeline (a {@code compressor} or one entry of {@code filters}),
- * decode direction only. Instances are created per variable by a {@link CodecFactory} and must
- * be thread-safe: chunks of one variable are decoded concurrently.
+ * One codec of a chunk's codec chain, decode direction only. Typed the way Zarr v3 types codecs,
+ * by what it turns into what when encoding: {@link ArrayArrayCodec} (an array into another
+ * array: delta, astype...), {@link ArrayBytesCodec} (an array into bytes: vlen-utf8...) or
+ * {@link BytesBytesCodec} (bytes into bytes: compressors, checksums, shuffle); a
+ * {@link CodecPipeline} puts them in order. Here an array travels as its elements' bytes in the
+ * array dtype's layout, so every stage decodes {@code byte[]} to {@code byte[]}.
+ *
+ * <p>Instances are created per variable by a {@link CodecFactory} and must be thread-safe: chunks
+ * of one variable are decoded concurrently.
  */
-public interface Codec {
+public sealed interface Codec permits ArrayArrayCodec, ArrayBytesCodec, BytesBytesCodec {
 
     /**
      * Decodes one chunk's bytes.
@@ -27,7 +33,7 @@ public interface Codec {
      * caller reuses from chunk to chunk (saving the allocation and first touch of a fresh array
      * per chunk). Returns {@code out} when the result is exactly {@code len} bytes, now in
      * {@code out[0..len)}; otherwise a new array with whatever the data decodes to (the caller
-     * reports a wrong size). The default decodes into a new array.
+     * reports a wrong size). The default decodes into a new array, which callers accept as well.
      *
      * @param out a buffer of at least {@code len} bytes; its contents past {@code len} are unspecified
      */

@@ -1,5 +1,7 @@
 package io.nczarr.codec;
 
+import io.nczarr.dtype.InvalidDtypeException;
+import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
 
 import java.io.EOFException;
@@ -66,7 +68,6 @@ final class CodecSupport {
                 + limit + " bytes");
     }
 
-    /** The array dtype of the config, or the named parameter when present. */
     /** A filter's {@code dtype} and {@code astype} (astype defaults to dtype); both must be numeric. */
     record DtypePair(NumpyDtype dtype, NumpyDtype astype) {
     }
@@ -75,11 +76,13 @@ final class CodecSupport {
         NumpyDtype dtype = dtypeParam(c, "dtype");
         NumpyDtype astype = c.stringParam("astype", null) == null ? dtype : dtypeParam(c, "astype");
         if (!dtype.isNumeric() || !astype.isNumeric()) {
-            throw new CodecException("codec '" + c.id() + "': numeric dtypes needed, got " + dtype + " / " + astype);
+            throw new CodecException("codec '" + c.id() + "': numeric dtypes needed, got " + dtype.str() + " / "
+                    + astype.str());
         }
         return new DtypePair(dtype, astype);
     }
 
+    /** The named dtype parameter, or the array dtype of the config when the parameter is absent. */
     static NumpyDtype dtypeParam(CodecConfig c, String name) throws CodecException {
         String s = c.stringParam(name, null);
         if (s == null) {
@@ -88,10 +91,24 @@ final class CodecSupport {
         if (s == null) {
             throw new CodecException("codec '" + c.id() + "': parameter '" + name + "' is missing");
         }
+        return dtype(c, s);
+    }
+
+    /** Parses a dtype given to codec {@code c}; a bad one is a {@link CodecException} naming the codec. */
+    static NumpyDtype dtype(CodecConfig c, String s) throws CodecException {
         try {
             return NumpyDtype.parse(s);
-        } catch (CodecException e) {
+        } catch (InvalidDtypeException e) {
             throw new CodecException("codec '" + c.id() + "': " + e.getMessage());
+        }
+    }
+
+    /** A dtype this code spells itself, so it cannot be invalid. */
+    static NumpyDtype knownDtype(String s) {
+        try {
+            return NumpyDtype.parse(s);
+        } catch (InvalidDtypeException e) {
+            throw new IllegalArgumentException(e);
         }
     }
 }

@@ -8,19 +8,29 @@ import io.nczarr.error.CodecException;
  * {@code dtype} and summed in {@code dtype}'s own arithmetic (integers wrap, float32 sums round
  * to float32 at each step, bool sums are logical or).
  */
-final class DeltaCodec implements Codec {
+final class DeltaCodec implements ArrayArrayCodec {
 
-    private final NumpyDtype dtype;
-    private final NumpyDtype astype;
+    private final Elements dtype;
+    private final Elements astype;
 
-    DeltaCodec(NumpyDtype dtype, NumpyDtype astype) {
+    DeltaCodec(Elements dtype, Elements astype) {
         this.dtype = dtype;
         this.astype = astype;
     }
 
+    static DeltaCodec create(CodecConfig config) throws CodecException {
+        CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
+        return new DeltaCodec(new Elements(types.dtype()), new Elements(types.astype()));
+    }
+
+    @Override
+    public ChunkSpec encodedSpec(ChunkSpec decoded) {
+        return decoded.as(astype.dtype());
+    }
+
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
-        byte[] out = NumpyDtype.cast("delta", encoded, astype, dtype, maxDecodedBytes);
+        byte[] out = Elements.cast("delta", encoded, astype, dtype, maxDecodedBytes);
         int n = out.length / dtype.itemsize();
         switch (dtype.kind()) {
             case 'f':
@@ -42,7 +52,7 @@ final class DeltaCodec implements Codec {
                     for (int i = 0; i < n; i++) {
                         float v = (float) dtype.getDouble(out, i);
                         // numpy adds halves in float and rounds the sum back to half
-                        acc = i == 0 ? v : NumpyDtype.halfToFloat((int) NumpyDtype.floatToHalf(acc + v));
+                        acc = i == 0 ? v : HalfFloat.round(acc + v);
                         dtype.putDouble(out, i, acc);
                     }
                 }
@@ -64,20 +74,5 @@ final class DeltaCodec implements Codec {
             }
         }
         return out;
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "delta";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
-            NumpyDtype dtype = types.dtype();
-            NumpyDtype astype = types.astype();
-            return new DeltaCodec(dtype, astype);
-        }
     }
 }

@@ -8,18 +8,33 @@ import io.nczarr.error.CodecException;
  * are divided in float64; float {@code astype} arrays keep their own precision (float32 or
  * float16 arithmetic, the Python scalars being cast to that type).
  */
-final class FixedScaleOffsetCodec implements Codec {
+final class FixedScaleOffsetCodec implements ArrayArrayCodec {
 
-    private final NumpyDtype dtype;
-    private final NumpyDtype astype;
+    private final Elements dtype;
+    private final Elements astype;
     private final double scale;
     private final double offset;
 
-    FixedScaleOffsetCodec(NumpyDtype dtype, NumpyDtype astype, double scale, double offset) {
+    FixedScaleOffsetCodec(Elements dtype, Elements astype, double scale, double offset) {
         this.dtype = dtype;
         this.astype = astype;
         this.scale = scale;
         this.offset = offset;
+    }
+
+    static FixedScaleOffsetCodec create(CodecConfig config) throws CodecException {
+        CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
+        double scale = config.doubleParam("scale", Double.NaN);
+        double offset = config.doubleParam("offset", Double.NaN);
+        if (Double.isNaN(scale) || Double.isNaN(offset)) {
+            throw new CodecException("codec 'fixedscaleoffset': 'scale' and 'offset' are required");
+        }
+        return new FixedScaleOffsetCodec(new Elements(types.dtype()), new Elements(types.astype()), scale, offset);
+    }
+
+    @Override
+    public ChunkSpec encodedSpec(ChunkSpec decoded) {
+        return decoded.as(astype.dtype());
     }
 
     @Override
@@ -38,11 +53,11 @@ final class FixedScaleOffsetCodec implements Codec {
                 dtype.putDouble(out, i, v / s + o);
             }
         } else if (astype.kind() == 'f' && astype.itemsize() == 2) {
-            float s = half((float) scale);
-            float o = half((float) offset);
+            float s = HalfFloat.round((float) scale);
+            float o = HalfFloat.round((float) offset);
             for (int i = 0; i < n; i++) {
                 float v = (float) astype.getDouble(encoded, i);
-                dtype.putDouble(out, i, half(half(v / s) + o));
+                dtype.putDouble(out, i, HalfFloat.round(HalfFloat.round(v / s) + o));
             }
         } else {
             for (int i = 0; i < n; i++) {
@@ -50,29 +65,5 @@ final class FixedScaleOffsetCodec implements Codec {
             }
         }
         return out;
-    }
-
-    private static float half(float f) {
-        return NumpyDtype.halfToFloat((int) NumpyDtype.floatToHalf(f));
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "fixedscaleoffset";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
-            NumpyDtype dtype = types.dtype();
-            NumpyDtype astype = types.astype();
-            double scale = config.doubleParam("scale", Double.NaN);
-            double offset = config.doubleParam("offset", Double.NaN);
-            if (Double.isNaN(scale) || Double.isNaN(offset)) {
-                throw new CodecException("codec 'fixedscaleoffset': 'scale' and 'offset' are required");
-            }
-            return new FixedScaleOffsetCodec(dtype, astype, scale, offset);
-        }
     }
 }

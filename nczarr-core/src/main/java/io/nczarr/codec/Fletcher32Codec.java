@@ -9,7 +9,7 @@ import io.nczarr.error.CodecException;
  * byte of a word). Like HDF5, the byte-swapped form written by HDF5 before 1.6.3 is also
  * accepted. Mismatch: {@code CodecException("fletcher32 checksum mismatch")}.
  */
-final class Fletcher32Codec implements Codec {
+final class Fletcher32Codec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
@@ -30,6 +30,11 @@ final class Fletcher32Codec implements Codec {
             }
         }
         return java.util.Arrays.copyOf(encoded, n);
+    }
+
+    @Override
+    public long maxEncodedBytes(long decodedBytes) {
+        return decodedBytes + 4;
     }
 
     /** HDF5's H5_checksum_fletcher32. */
@@ -58,17 +63,5 @@ final class Fletcher32Codec implements Codec {
         sum1 = (sum1 & 0xFFFF) + (sum1 >>> 16);
         sum2 = (sum2 & 0xFFFF) + (sum2 >>> 16);
         return (int) ((sum2 << 16) | sum1);
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "fletcher32";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new Fletcher32Codec();
-        }
     }
 }

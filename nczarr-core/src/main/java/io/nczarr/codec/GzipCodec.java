@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.util.zip.GZIPInputStream;
 
 /** numcodecs {@code gzip}: one gzip member (RFC 1952); further members are decoded too, as Python's gzip does. */
-final class GzipCodec implements Codec {
+final class GzipCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
@@ -18,17 +18,5 @@ final class GzipCodec implements Codec {
             throw new CodecException("gzip: corrupt or truncated data (" + e.getMessage() + ")", e);
         }
         return CodecSupport.drain("gzip", in, maxDecodedBytes, (long) encoded.length * 4);
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "gzip";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new GzipCodec();
-        }
     }
 }

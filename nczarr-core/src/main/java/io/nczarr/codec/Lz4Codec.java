@@ -10,7 +10,7 @@ import net.jpountz.lz4.LZ4SafeDecompressor;
  * numcodecs {@code lz4}: a 4-byte little-endian decoded size, then one LZ4 block (lz4-java's
  * bounds-checked "safe" decompressor, thread-safe and stateless).
  */
-final class Lz4Codec implements Codec {
+final class Lz4Codec implements BytesBytesCodec {
 
     static final LZ4SafeDecompressor LZ4 = LZ4Factory.fastestInstance().safeDecompressor();
 
@@ -56,18 +56,6 @@ final class Lz4Codec implements Codec {
             return LZ4.decompress(src, off, len, dst, dstOff, maxLen);
         } catch (LZ4Exception | ArrayIndexOutOfBoundsException e) {
             throw new CodecException(id + ": corrupt or truncated LZ4 data (" + e.getMessage() + ")", e);
-        }
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "lz4";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new Lz4Codec();
         }
     }
 }

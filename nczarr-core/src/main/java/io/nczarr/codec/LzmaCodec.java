@@ -28,7 +28,7 @@ import org.tukaani.xz.UnsupportedOptionsException;
  * filters other than delta/LZMA2 fall back to xz-java's XZInputStream, which allocates the
  * dictionary the stream declares, capped at {@link #XZ_MEMORY_LIMIT_KIB} (enough for preset 9).
  */
-final class LzmaCodec implements Codec {
+final class LzmaCodec implements BytesBytesCodec {
 
     static final long FILTER_LZMA1 = 0x4000000000000001L;
     static final long FILTER_LZMA2 = 0x21L;
@@ -141,54 +141,46 @@ final class LzmaCodec implements Codec {
         return in;
     }
 
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "lzma";
+    static LzmaCodec create(CodecConfig config) throws CodecException {
+        int format = config.intParam("format", 1);
+        if (format < 0 || format > 3) {
+            throw new CodecException("codec 'lzma': unknown format " + format);
         }
+        List<Filter> filters = new ArrayList<>();
+        JsonNode fs = config.params().get("filters");
+        if (fs != null && !fs.isNull()) {
+            if (!fs.isArray()) {
+                throw new CodecException("codec 'lzma': 'filters' must be a list");
+            }
+            for (JsonNode f : fs) {
+                filters.add(filter(f));
+            }
+        }
+        if (format == 3 && filters.isEmpty()) {
+            throw new CodecException("codec 'lzma': format 3 (raw) needs 'filters'");
+        }
+        return new LzmaCodec(format, List.copyOf(filters));
+    }
 
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            int format = config.intParam("format", 1);
-            if (format < 0 || format > 3) {
-                throw new CodecException("codec 'lzma': unknown format " + format);
-            }
-            List<Filter> filters = new ArrayList<>();
-            JsonNode fs = config.params().get("filters");
-            if (fs != null && !fs.isNull()) {
-                if (!fs.isArray()) {
-                    throw new CodecException("codec 'lzma': 'filters' must be a list");
-                }
-                for (JsonNode f : fs) {
-                    filters.add(filter(f));
-                }
-            }
-            if (format == 3 && filters.isEmpty()) {
-                throw new CodecException("codec 'lzma': format 3 (raw) needs 'filters'");
-            }
-            return new LzmaCodec(format, List.copyOf(filters));
+    private static Filter filter(JsonNode f) throws CodecException {
+        CodecConfig c = new CodecConfig("lzma", f, null);
+        JsonNode idNode = f.get("id");
+        if (idNode == null || !idNode.canConvertToLong()) {
+            throw new CodecException("codec 'lzma': filter without a numeric id: " + f);
         }
-
-        private static Filter filter(JsonNode f) throws CodecException {
-            CodecConfig c = new CodecConfig("lzma", f, null);
-            JsonNode idNode = f.get("id");
-            if (idNode == null || !idNode.canConvertToLong()) {
-                throw new CodecException("codec 'lzma': filter without a numeric id: " + f);
-            }
-            long id = idNode.longValue();
-            int preset = c.intParam("preset", 6) & 0x1F; // the EXTREME flag does not change the dictionary
-            if (preset > 9) {
-                throw new CodecException("codec 'lzma': bad preset " + preset);
-            }
-            int dict = c.intParam("dict_size", PRESET_DICT[preset]);
-            if (dict < 4096 && (id == FILTER_LZMA1 || id == FILTER_LZMA2)) {
-                dict = 4096;
-            }
-            int lc = c.intParam("lc", 3);
-            int lp = c.intParam("lp", 0);
-            int pb = c.intParam("pb", 2);
-            int dist = c.intParam("dist", 1);
-            return new Filter(id, dict, lc, lp, pb, dist);
+        long id = idNode.longValue();
+        int preset = c.intParam("preset", 6) & 0x1F; // the EXTREME flag does not change the dictionary
+        if (preset > 9) {
+            throw new CodecException("codec 'lzma': bad preset " + preset);
         }
+        int dict = c.intParam("dict_size", PRESET_DICT[preset]);
+        if (dict < 4096 && (id == FILTER_LZMA1 || id == FILTER_LZMA2)) {
+            dict = 4096;
+        }
+        int lc = c.intParam("lc", 3);
+        int lp = c.intParam("lp", 0);
+        int pb = c.intParam("pb", 2);
+        int dist = c.intParam("dist", 1);
+        return new Filter(id, dict, lc, lp, pb, dist);
     }
 }

@@ -1,12 +1,21 @@
 package io.nczarr.codec;
 
+import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
 
 /**
  * numcodecs {@code packbits}: first byte = number of padding bits in the last byte, then the bits
  * packed most significant first ({@code np.packbits}); decodes to one byte 0/1 per element.
  */
-final class PackBitsCodec implements Codec {
+final class PackBitsCodec implements ArrayArrayCodec {
+
+    private static final NumpyDtype UINT8 = CodecSupport.knownDtype("|u1");
+
+    /** Encoded: one header byte, then eight elements per byte. */
+    @Override
+    public ChunkSpec encodedSpec(ChunkSpec decoded) {
+        return new ChunkSpec(1 + (decoded.elements() + 7) / 8, UINT8);
+    }
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
@@ -26,17 +35,5 @@ final class PackBitsCodec implements Codec {
             out[i] = (byte) ((encoded[1 + (i >>> 3)] >>> (7 - (i & 7))) & 1);
         }
         return out;
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "packbits";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new PackBitsCodec();
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.nczarr.codec;
 
+import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
 
 /**
@@ -8,7 +9,7 @@ import io.nczarr.error.CodecException;
  * {@code elementsize} the array dtype's item size is used. Trailing bytes that do not fill an
  * element are left in place, as HDF5 does (numcodecs never produces them).
  */
-final class ShuffleCodec implements Codec {
+final class ShuffleCodec implements BytesBytesCodec {
 
     private final int elementsize;
 
@@ -29,30 +30,22 @@ final class ShuffleCodec implements Codec {
         return out;
     }
 
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "shuffle";
+    /** Without {@code elementsize}, the array dtype's item size (numcodecs' default of 4 if it has none). */
+    static ShuffleCodec create(CodecConfig config) throws CodecException {
+        int def = 4;
+        NumpyDtype d = NumpyDtype.parseOrNull(config.arrayDtype());
+        if (d != null && d.itemsize() > 0) {
+            def = d.itemsize();
         }
+        int es = config.intParam("elementsize", def);
+        if (es < 0) {
+            throw new CodecException("codec 'shuffle': negative elementsize " + es);
+        }
+        return new ShuffleCodec(es);
+    }
 
-        @Override
-        public Codec create(CodecConfig config) throws CodecException {
-            int def = 4;
-            if (config.arrayDtype() != null) {
-                try {
-                    NumpyDtype d = NumpyDtype.parse(config.arrayDtype());
-                    if (d.itemsize() > 0) {
-                        def = d.itemsize();
-                    }
-                } catch (CodecException e) {
-                    // keep numcodecs' default
-                }
-            }
-            int es = config.intParam("elementsize", def);
-            if (es < 0) {
-                throw new CodecException("codec 'shuffle': negative elementsize " + es);
-            }
-            return new ShuffleCodec(es);
-        }
+    @Override
+    public long maxEncodedBytes(long decodedBytes) {
+        return decodedBytes;
     }
 }

@@ -6,22 +6,10 @@ import io.nczarr.error.CodecException;
  * netcdf-c's {@code szip} filter: no Java decoder for szip/libaec is on Maven Central, so the
  * codec is known (metadata can be read) but decoding a chunk fails clearly.
  */
-final class SzipCodec implements Codec {
+final class SzipCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
         throw new CodecException("unsupported codec szip (no Java szip/libaec decoder is available)");
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "szip";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new SzipCodec();
-        }
     }
 }

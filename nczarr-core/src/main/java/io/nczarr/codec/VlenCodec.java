@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * the identity after validating the layout (int32 LE item count, then per item an int32 LE length
  * and that many bytes, UTF-8 for vlen-utf8); the chunk reader parses the items.
  */
-final class VlenCodec implements Codec {
+final class VlenCodec implements ArrayBytesCodec {
 
     private final String id;
     private final boolean utf8;
@@ -24,6 +24,9 @@ final class VlenCodec implements Codec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        if (encoded.length > maxDecodedBytes) {
+            throw CodecSupport.tooLarge(id, encoded.length, maxDecodedBytes);
+        }
         validate(id, utf8, encoded);
         return encoded;
     }
@@ -61,25 +64,5 @@ final class VlenCodec implements Codec {
             p += (int) len;
         }
         return (int) n;
-    }
-
-    static final class Factory implements CodecFactory {
-        private final String id;
-        private final boolean utf8;
-
-        Factory(String id, boolean utf8) {
-            this.id = id;
-            this.utf8 = utf8;
-        }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new VlenCodec(id, utf8);
-        }
     }
 }

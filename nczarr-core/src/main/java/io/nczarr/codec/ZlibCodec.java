@@ -7,24 +7,18 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /** numcodecs {@code zlib}: a zlib (RFC 1950) stream; netcdf-c's deflate filter writes the same id. */
-final class ZlibCodec implements Codec {
+final class ZlibCodec implements BytesBytesCodec {
 
-    private final boolean nowrap;
-    private final String id;
-
-    ZlibCodec(String id, boolean nowrap) {
-        this.id = id;
-        this.nowrap = nowrap;
-    }
+    private static final String ID = "zlib";
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
-        return inflate(id, encoded, 0, encoded.length, nowrap, maxDecodedBytes);
+        return inflate(ID, encoded, 0, encoded.length, maxDecodedBytes);
     }
 
     @Override
     public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
-        Inflater inf = new Inflater(nowrap);
+        Inflater inf = new Inflater();
         try {
             inf.setInput(encoded, 0, encoded.length);
             int n = 0;
@@ -32,29 +26,29 @@ final class ZlibCodec implements Codec {
                 int k = inf.inflate(out, n, len - n);
                 n += k;
                 if (k == 0 && !inf.finished() && (inf.needsInput() || inf.needsDictionary())) {
-                    throw stall(id, inf);
+                    throw stall(ID, inf);
                 }
             }
             if (!inf.finished()) {
                 // full: the stream may only end here (its trailer needs no output space)
                 if (inf.inflate(new byte[1]) > 0) {
-                    throw new CodecException(id + ": decoded data exceeds the expected " + len + " bytes");
+                    throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
                 }
                 if (!inf.finished()) {
-                    throw stall(id, inf);
+                    throw stall(ID, inf);
                 }
             }
             return n == len ? out : Arrays.copyOf(out, n);
         } catch (DataFormatException e) {
-            throw new CodecException(id + ": corrupt compressed data (" + e.getMessage() + ")", e);
+            throw new CodecException(ID + ": corrupt compressed data (" + e.getMessage() + ")", e);
         } finally {
             inf.end();
         }
     }
 
     /** Inflates one stream; the output may not pass {@code limit} bytes. */
-    static byte[] inflate(String id, byte[] in, int off, int len, boolean nowrap, int limit) throws CodecException {
-        Inflater inf = new Inflater(nowrap);
+    static byte[] inflate(String id, byte[] in, int off, int len, int limit) throws CodecException {
+        Inflater inf = new Inflater();
         try {
             inf.setInput(in, off, len);
             // The reader passes the chunk's decoded size as limit, so start there (an exact fit
@@ -101,17 +95,5 @@ final class ZlibCodec implements Codec {
             return new CodecException(id + ": stream needs a preset dictionary");
         }
         return new CodecException(id + ": compressed stream is truncated");
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "zlib";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new ZlibCodec("zlib", false);
-        }
     }
 }

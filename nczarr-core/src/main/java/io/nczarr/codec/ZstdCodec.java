@@ -9,7 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 
 /** numcodecs {@code zstd} (and netcdf-c's zstandard filter): one or more zstd frames, via zstd-jni. */
-final class ZstdCodec implements Codec {
+final class ZstdCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
@@ -95,17 +95,5 @@ final class ZstdCodec implements Codec {
             throw new CodecException("zstd: " + e.getMessage(), e);
         }
         return CodecSupport.drain("zstd", in, limit, hint);
-    }
-
-    static final class Factory implements CodecFactory {
-        @Override
-        public String id() {
-            return "zstd";
-        }
-
-        @Override
-        public Codec create(CodecConfig config) {
-            return new ZstdCodec();
-        }
     }
 }

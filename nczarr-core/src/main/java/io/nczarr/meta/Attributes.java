@@ -2,8 +2,9 @@ package io.nczarr.meta;
 
 import io.nczarr.error.MetadataException;
 
-import io.nczarr.model.DType;
+import io.nczarr.dtype.NumpyDtype;
 
+import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
 
 import io.nczarr.model.Attr;
@@ -42,16 +43,16 @@ final class Attributes {
         if (t.matches("\\d+")) {
             return NcType.fromNcTypeNumber(Integer.parseInt(t));
         }
-        DType dt = DType.parse(t);
+        NumpyDtype dt = NumpyDtype.parseOrNull(t);
         if (dt == null) {
             return null;
         }
-        NcType numeric = dt.numericType();
+        NcType numeric = ElementType.numericType(dt);
         if (numeric != null) {
             return numeric;
         }
         if (dt.kind() == 'S' || dt.kind() == 'U') {
-            return dt.size() <= 1 ? NcType.CHAR : NcType.STRING;
+            return dt.length() <= 1 ? NcType.CHAR : NcType.STRING;
         }
         return null;
     }

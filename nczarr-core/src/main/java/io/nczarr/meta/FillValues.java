@@ -1,6 +1,6 @@
 package io.nczarr.meta;
 
-import io.nczarr.model.DType;
+import io.nczarr.dtype.NumpyDtype;
 
 import io.nczarr.model.NcType;
 
@@ -21,7 +21,7 @@ final class FillValues {
      *
      * @throws IllegalArgumentException with a message naming the value and dtype
      */
-    static Object parse(JsonNode fv, ElementType et, DType dtype) {
+    static Object parse(JsonNode fv, ElementType et, NumpyDtype dtype) {
         if (fv == null || fv.isNull()) {
             return null;
         }

@@ -4,6 +4,7 @@ import io.nczarr.error.MetadataException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecConfig;
+import io.nczarr.dtype.NumpyDtype;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,7 +21,7 @@ import java.util.List;
  * @param filters filters in encode order (decode applies them in reverse)
  * @param separator chunk key separator, {@code "."} or {@code "/"}
  */
-public record ArrayMeta(long[] shape, int[] chunks, DType dtype, JsonNode fillValue, boolean fortranOrder,
+public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode fillValue, boolean fortranOrder,
                         CodecConfig compressor, List<CodecConfig> filters, String separator) {
 
     /** Largest decoded chunk accepted: a chunk is held in memory whole while it is copied out. */
@@ -72,7 +73,7 @@ public record ArrayMeta(long[] shape, int[] chunks, DType dtype, JsonNode fillVa
             throw new MetadataException(dataset, key, "dtype: missing or not a string"
                     + (dt != null && dt.isArray() ? " (structured dtypes are not supported)" : ""));
         }
-        DType dtype = DType.parse(dt.textValue());
+        NumpyDtype dtype = NumpyDtype.parseOrNull(dt.textValue());
         if (dtype == null) {
             throw new MetadataException(dataset, key, "dtype: cannot parse '" + dt.textValue() + "'");
         }
@@ -83,7 +84,7 @@ public record ArrayMeta(long[] shape, int[] chunks, DType dtype, JsonNode fillVa
                 break;
             }
         }
-        chunkBytes *= Math.max(1, dtype.size());
+        chunkBytes *= Math.max(1, dtype.length());
         if (chunkBytes > MAX_CHUNK_BYTES) {
             throw new MetadataException(dataset, key, "chunks: one chunk of " + json.get("chunks")
                     + " would exceed " + MAX_CHUNK_BYTES + " bytes");
@@ -117,7 +118,7 @@ public record ArrayMeta(long[] shape, int[] chunks, DType dtype, JsonNode fillVa
                 Collections.unmodifiableList(filters), sep);
     }
 
-    private static CodecConfig codec(String dataset, String key, String field, JsonNode node, DType dtype)
+    private static CodecConfig codec(String dataset, String key, String field, JsonNode node, NumpyDtype dtype)
             throws MetadataException {
         if (!node.isObject() || node.get("id") == null || !node.get("id").isTextual()) {
             throw new MetadataException(dataset, key, field + ": codec entry without an \"id\": " + node);

@@ -1,5 +1,7 @@
 package io.nczarr.model;
 
+import io.nczarr.dtype.NumpyDtype;
+
 import java.nio.ByteOrder;
 
 /**
@@ -29,27 +31,56 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
      *
      * @return the element type, or {@code null} for an unsupported dtype
      */
-    public static ElementType of(DType dt, boolean nczarr) {
-        NcType numeric = dt.numericType();
+    public static ElementType of(NumpyDtype dt, boolean nczarr) {
+        NcType numeric = numericType(dt);
         if (numeric != null) {
-            return new ElementType(numeric, Layout.NUMERIC, dt.size(), dt.order());
+            return new ElementType(numeric, Layout.NUMERIC, dt.itemsize(), dt.order());
         }
         switch (dt.kind()) {
             case 'S':
-                if (dt.size() == 1) {
+                if (dt.length() == 1) {
                     return new ElementType(NcType.CHAR, Layout.NUMERIC, 1, ByteOrder.LITTLE_ENDIAN);
                 }
-                return dt.size() == 0 ? null : new ElementType(NcType.STRING, Layout.FIXED_BYTES, dt.size(), dt.order());
+                return dt.length() == 0 ? null
+                        : new ElementType(NcType.STRING, Layout.FIXED_BYTES, dt.itemsize(), dt.order());
             case 'U':
-                if (nczarr && dt.size() == 1) {
+                if (nczarr && dt.length() == 1) {
                     return new ElementType(NcType.CHAR, Layout.NUMERIC, 1, ByteOrder.LITTLE_ENDIAN);
                 }
-                if (dt.size() == 0 || dt.size() > (Integer.MAX_VALUE / 4)) {
-                    return null;
-                }
-                return new ElementType(NcType.STRING, Layout.FIXED_UNICODE, 4 * dt.size(), dt.order());
+                return dt.length() == 0 ? null
+                        : new ElementType(NcType.STRING, Layout.FIXED_UNICODE, dt.itemsize(), dt.order());
             case 'O':
                 return new ElementType(NcType.STRING, Layout.VLEN_UTF8, 0, ByteOrder.LITTLE_ENDIAN);
+            default:
+                return null;
+        }
+    }
+
+    /** The numeric netCDF type of a bool, integer or float dtype ({@code |b1} reads as ubyte); {@code null} for others. */
+    public static NcType numericType(NumpyDtype dt) {
+        switch (dt.kind()) {
+            case 'b':
+                return NcType.UBYTE;
+            case 'i':
+                switch (dt.itemsize()) {
+                    case 1: return NcType.BYTE;
+                    case 2: return NcType.SHORT;
+                    case 4: return NcType.INT;
+                    default: return NcType.INT64;
+                }
+            case 'u':
+                switch (dt.itemsize()) {
+                    case 1: return NcType.UBYTE;
+                    case 2: return NcType.USHORT;
+                    case 4: return NcType.UINT;
+                    default: return NcType.UINT64;
+                }
+            case 'f':
+                switch (dt.itemsize()) {
+                    case 4: return NcType.FLOAT;
+                    case 8: return NcType.DOUBLE;
+                    default: return null; // half precision has no netCDF type
+                }
             default:
                 return null;
         }

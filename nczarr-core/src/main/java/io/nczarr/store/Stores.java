@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Enumeration;
 import java.util.Locale;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * Opens the store a {@link DatasetUrl} names, and decides which kind of store that is. The URL
@@ -38,9 +41,37 @@ public final class Stores {
         if (Files.isDirectory(p)) {
             return false;
         }
-        if (p.getFileName() != null && p.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
+        Path name = p.getFileName();
+        if (name != null && name.toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
             return true;
         }
+        return hasZipSignature(p);
+    }
+
+    /**
+     * Whether a local file is a zip holding a Zarr root ({@code .zgroup} at the top, or one folder down
+     * as netcdf-c writes it): what a plugin asked "is this yours?" may claim, without taking every zip.
+     */
+    public static boolean isZarrZip(Path p) {
+        if (!Files.isRegularFile(p) || !hasZipSignature(p)) {
+            return false;
+        }
+        try (ZipFile z = new ZipFile(p.toFile())) {
+            Enumeration<? extends ZipEntry> entries = z.entries();
+            while (entries.hasMoreElements()) {
+                String n = entries.nextElement().getName();
+                if (n.equals(".zgroup") || (n.endsWith("/.zgroup") && n.indexOf('/') == n.length() - 8)) {
+                    return true;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** {@code PK\3\4}: a zip's first local header. */
+    private static boolean hasZipSignature(Path p) {
         try (InputStream in = Files.newInputStream(p)) {
             byte[] magic = in.readNBytes(4);
             return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
@@ -81,8 +112,10 @@ public final class Stores {
     private static Store openDirectory(DatasetUrl url, long maxObjectBytes) throws IOException {
         Path p = url.localPath();
         // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
-        if (p.getFileName() != null && p.getFileName().toString().equals(".zgroup") && Files.isRegularFile(p)) {
-            p = p.getParent();
+        Path name = p.getFileName();
+        Path parent = p.getParent();
+        if (name != null && parent != null && name.toString().equals(".zgroup") && Files.isRegularFile(p)) {
+            p = parent;
         }
         if (!Files.exists(p)) {
             throw refused(url, "no such dataset" + where(url, p));

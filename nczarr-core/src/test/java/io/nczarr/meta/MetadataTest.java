@@ -2,7 +2,7 @@ package io.nczarr.meta;
 
 import io.nczarr.error.MetadataException;
 
-import io.nczarr.model.DType;
+import io.nczarr.dtype.NumpyDtype;
 
 import io.nczarr.model.NcType;
 
@@ -33,26 +33,26 @@ class MetadataTest {
 
     @Test
     void dtypes() {
-        DType d = DType.parse(">f8");
+        NumpyDtype d = NumpyDtype.parseOrNull(">f8");
         assertEquals('>', d.byteOrder());
-        assertEquals(NcType.DOUBLE, d.numericType());
+        assertEquals(NcType.DOUBLE, ElementType.numericType(d));
         assertEquals(ByteOrder.BIG_ENDIAN, d.order());
-        assertEquals(NcType.UBYTE, DType.parse("|b1").numericType());
-        assertEquals(0, DType.parse("|O").size());
-        assertNull(DType.parse("<c16").numericType());
-        assertNull(DType.parse("garbage!"));
+        assertEquals(NcType.UBYTE, ElementType.numericType(NumpyDtype.parseOrNull("|b1")));
+        assertEquals(0, NumpyDtype.parseOrNull("|O").itemsize());
+        assertNull(ElementType.numericType(NumpyDtype.parseOrNull("<c16")));
+        assertNull(NumpyDtype.parseOrNull("garbage!"));
     }
 
     @Test
     void charMeansOneBytePerElementOnlyInNczarr() {
-        ElementType nc = ElementType.of(DType.parse("<U1"), true);
+        ElementType nc = ElementType.of(NumpyDtype.parseOrNull("<U1"), true);
         assertEquals(NcType.CHAR, nc.ncType());
         assertEquals(1, nc.itemSize());
-        ElementType zarr = ElementType.of(DType.parse("<U1"), false);
+        ElementType zarr = ElementType.of(NumpyDtype.parseOrNull("<U1"), false);
         assertEquals(NcType.STRING, zarr.ncType());
         assertEquals(4, zarr.itemSize());
-        assertEquals(NcType.CHAR, ElementType.of(DType.parse(">S1"), false).ncType());
-        assertEquals(ElementType.Layout.FIXED_BYTES, ElementType.of(DType.parse("|S5"), true).layout());
+        assertEquals(NcType.CHAR, ElementType.of(NumpyDtype.parseOrNull(">S1"), false).ncType());
+        assertEquals(ElementType.Layout.FIXED_BYTES, ElementType.of(NumpyDtype.parseOrNull("|S5"), true).layout());
     }
 
     @Test
@@ -120,18 +120,18 @@ class MetadataTest {
 
     @Test
     void fillValues() throws Exception {
-        ElementType f8 = ElementType.of(DType.parse("<f8"), false);
-        assertTrue(Double.isNaN((Double) FillValues.parse(json("\"NaN\""), f8, DType.parse("<f8"))));
-        assertEquals(Double.POSITIVE_INFINITY, FillValues.parse(json("\"infinity\""), f8, DType.parse("<f8")));
-        assertNull(FillValues.parse(json("null"), f8, DType.parse("<f8")));
-        ElementType i4 = ElementType.of(DType.parse("<i4"), false);
-        assertEquals(-1, FillValues.parse(json("-1"), i4, DType.parse("<i4")));
+        ElementType f8 = ElementType.of(NumpyDtype.parseOrNull("<f8"), false);
+        assertTrue(Double.isNaN((Double) FillValues.parse(json("\"NaN\""), f8, NumpyDtype.parseOrNull("<f8"))));
+        assertEquals(Double.POSITIVE_INFINITY, FillValues.parse(json("\"infinity\""), f8, NumpyDtype.parseOrNull("<f8")));
+        assertNull(FillValues.parse(json("null"), f8, NumpyDtype.parseOrNull("<f8")));
+        ElementType i4 = ElementType.of(NumpyDtype.parseOrNull("<i4"), false);
+        assertEquals(-1, FillValues.parse(json("-1"), i4, NumpyDtype.parseOrNull("<i4")));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> FillValues.parse(json("\"minus one\""), i4, DType.parse("<i4")));
+                () -> FillValues.parse(json("\"minus one\""), i4, NumpyDtype.parseOrNull("<i4")));
         assertTrue(e.getMessage().contains("fill_value"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> FillValues.parse(json("\"NaN\""), i4, DType.parse("<i4")));
-        ElementType s = ElementType.of(DType.parse("|S3"), false);
-        assertEquals("ab", FillValues.parse(json("\"YWIA\""), s, DType.parse("|S3")));
+        assertThrows(IllegalArgumentException.class, () -> FillValues.parse(json("\"NaN\""), i4, NumpyDtype.parseOrNull("<i4")));
+        ElementType s = ElementType.of(NumpyDtype.parseOrNull("|S3"), false);
+        assertEquals("ab", FillValues.parse(json("\"YWIA\""), s, NumpyDtype.parseOrNull("|S3")));
     }
 
     @Test

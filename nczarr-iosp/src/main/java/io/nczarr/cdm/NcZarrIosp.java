@@ -10,9 +10,9 @@ import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -21,8 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
 import ucar.ma2.InvalidRangeException;
@@ -78,7 +76,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         if (name.equals(".zgroup")) {
             return true;
         }
-        return isZarrZip(p);
+        return Stores.isZarrZip(p);
     }
 
     private static Path localPath(String loc) {
@@ -88,34 +86,6 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    /** A zip holding a Zarr root, in netcdf-c's or zarr-python's layout. */
-    static boolean isZarrZip(Path p) {
-        if (!Files.isRegularFile(p)) {
-            return false;
-        }
-        try (var in = Files.newInputStream(p)) {
-            byte[] magic = in.readNBytes(4);
-            if (magic.length < 4 || magic[0] != 'P' || magic[1] != 'K' || magic[2] != 3 || magic[3] != 4) {
-                return false;
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        try (ZipFile z = new ZipFile(p.toFile())) {
-            var en = z.entries();
-            while (en.hasMoreElements()) {
-                ZipEntry e = en.nextElement();
-                String n = e.getName();
-                if (n.equals(".zgroup") || (n.endsWith("/.zgroup") && n.indexOf('/') == n.length() - 8)) {
-                    return true;
-                }
-            }
-        } catch (IOException e) {
-            return false;
-        }
-        return false;
     }
 
     @Override

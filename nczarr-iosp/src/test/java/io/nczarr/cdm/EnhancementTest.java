@@ -29,7 +29,7 @@ class EnhancementTest {
         Path expectedFile = Corpus.testDataDir().resolve("xarray-decoded/" + name + ".decoded.json");
         JsonNode expected = new ObjectMapper().readTree(expectedFile.toFile()).get("variables");
         try (NetcdfDataset ds = NcZarrFiles.openDataset(Corpus.byName(name).url(), true)) {
-            Iterator<Map.Entry<String, JsonNode>> it = expected.fields();
+            Iterator<Map.Entry<String, JsonNode>> it = expected.properties().iterator();
             int checked = 0;
             while (it.hasNext()) {
                 Map.Entry<String, JsonNode> e = it.next();

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecRegistry;
-import io.nczarr.codec.NumpyDtype;
+import io.nczarr.dtype.InvalidDtypeException;
+import io.nczarr.dtype.NumpyDtype;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ public final class CodecBench {
     private CodecBench() {
     }
 
-    public static void main(String[] args) throws IOException, DataFormatException {
+    public static void main(String[] args) throws IOException, DataFormatException, InvalidDtypeException {
         if (args.length < 1) {
             System.err.println("usage: CodecBench ZARR_ARRAY_DIR [ROUNDS]");
             System.exit(2);

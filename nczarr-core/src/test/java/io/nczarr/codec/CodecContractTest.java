@@ -1,0 +1,336 @@
+package io.nczarr.codec;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import io.nczarr.error.CodecException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The contract of every codec in {@link CodecRegistry#standard()}: one group of tests per id, so a
+ * new codec is covered automatically and fails here until it has an entry in {@link #CASES}.
+ * Per id: it builds from default parameters and has the stage kind Zarr v3 gives it; a sample
+ * (a numcodecs/HDF5 fixture, or data encoded here) decodes to the expected bytes; a bound one
+ * byte too small is a CodecException, never a bigger array; empty and truncated input behave as
+ * the format dictates ({@link Truncation}); {@code decodeInto} gives what {@code decode} gives;
+ * one instance decodes concurrently with identical results.
+ */
+class CodecContractTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final CodecRegistry REGISTRY = CodecRegistry.standard();
+
+    /** What decoding a prefix of a valid encoding must do. */
+    enum Truncation {
+        /** A header, trailer, checksum or item count gives the size: every cut is a CodecException. */
+        FRAMED,
+        /**
+         * Fixed-width elements, nothing else: a cut on an element boundary decodes to
+         * proportionally fewer elements, any other cut is a CodecException.
+         */
+        ELEMENTWISE,
+        /** A byte transform or the identity: the result is exactly as long as the input. */
+        SAME_LENGTH,
+        /** packbits: a header byte (padding bits) then 8 elements per byte. */
+        PACKBITS,
+        /** Known id without a decoder: decoding anything is a CodecException. */
+        UNSUPPORTED
+    }
+
+    /**
+     * One codec's entry: parameters that build it, its stage kind, how truncation shows, and the
+     * sample it decodes ({@code null} for UNSUPPORTED).
+     */
+    record Case(String defaults, CodecKind kind, Truncation truncation, int encodedWidth, SampleSource sample) {
+    }
+
+    /** Where a sample comes from. */
+    @FunctionalInterface
+    interface SampleSource {
+        Sample load() throws IOException;
+    }
+
+    /** Encoded bytes, the config and array dtype they were written with, and the expected decoding. */
+    record Sample(JsonNode config, String arrayDtype, byte[] encoded, int decodedBytes, String decodedSha256) {
+    }
+
+    private static final Map<String, Case> CASES = Map.ofEntries(
+            // compressors
+            Map.entry("zlib", framed("{\"id\":\"zlib\"}", corpus("zlib/codec.00/encoded.00.dat"))),
+            Map.entry("gzip", framed("{\"id\":\"gzip\"}", corpus("gzip/codec.00/encoded.00.dat"))),
+            Map.entry("bz2", framed("{\"id\":\"bz2\"}", corpus("bz2/codec.00/encoded.00.dat"))),
+            Map.entry("lzma", framed("{\"id\":\"lzma\"}", extra("data/lzma_xz_preset9_check_sha256.dat"))),
+            Map.entry("zstd", framed("{\"id\":\"zstd\"}", corpus("zstd/codec.00/encoded.00.dat"))),
+            Map.entry("lz4", framed("{\"id\":\"lz4\"}", corpus("lz4/codec.00/encoded.00.dat"))),
+            Map.entry("blosc", framed("{\"id\":\"blosc\"}", extra("data/blosc_lz4_shuffle_blocks_i2.blosc"))),
+            Map.entry("szip", new Case("{\"id\":\"szip\",\"mask\":141,\"pixels-per-block\":32}",
+                    CodecKind.BYTES_TO_BYTES, Truncation.UNSUPPORTED, 0, null)),
+            // bytes -> bytes filters
+            Map.entry("shuffle", new Case("{\"id\":\"shuffle\"}", CodecKind.BYTES_TO_BYTES, Truncation.SAME_LENGTH, 1,
+                    extra("data/hdf5_shuffle.dat"))),
+            Map.entry("fletcher32", framed("{\"id\":\"fletcher32\"}", extra("data/hdf5_fletcher32_f32.dat"))),
+            Map.entry("crc32", framed("{\"id\":\"crc32\"}", extra("data/crc32.dat"))),
+            Map.entry("adler32", framed("{\"id\":\"adler32\"}", extra("data/adler32.dat"))),
+            Map.entry("crc32c", framed("{\"id\":\"crc32c\"}", CodecContractTest::crc32cSample)),
+            // array -> array filters
+            Map.entry("delta", elementwise("{\"id\":\"delta\",\"dtype\":\"<i4\"}", 4,
+                    corpus("delta/int32/codec.00/encoded.00.dat"))),
+            Map.entry("fixedscaleoffset", elementwise(
+                    "{\"id\":\"fixedscaleoffset\",\"scale\":1,\"offset\":0,\"dtype\":\"<f8\"}", 2,
+                    corpus("fixedscaleoffset/codec.01/encoded.00.dat"))),
+            Map.entry("quantize", elementwise("{\"id\":\"quantize\",\"digits\":3,\"dtype\":\"<f8\"}", 2,
+                    corpus("quantize/codec.00/encoded.00.dat"))),
+            Map.entry("astype", elementwise("{\"id\":\"astype\",\"decode_dtype\":\"<f8\",\"encode_dtype\":\"<f4\"}", 2,
+                    corpus("astype/i/codec.00/encoded.00.dat"))),
+            Map.entry("bitround", new Case("{\"id\":\"bitround\",\"keepbits\":10}", CodecKind.ARRAY_TO_ARRAY,
+                    Truncation.SAME_LENGTH, 4, CodecContractTest::bitroundSample)),
+            Map.entry("packbits", new Case("{\"id\":\"packbits\"}", CodecKind.ARRAY_TO_ARRAY, Truncation.PACKBITS, 1,
+                    corpus("packbits/codec.00/encoded.00.dat"))),
+            Map.entry("categorize", elementwise("{\"id\":\"categorize\",\"labels\":[\"a\"],\"dtype\":\"<U1\"}", 2,
+                    extra("data/categorize_u5.dat"))),
+            // object codecs
+            Map.entry("vlen-utf8", new Case("{\"id\":\"vlen-utf8\"}", CodecKind.ARRAY_TO_BYTES, Truncation.FRAMED, 1,
+                    extra("data/vlen-utf8.dat"))),
+            Map.entry("vlen-bytes", new Case("{\"id\":\"vlen-bytes\"}", CodecKind.ARRAY_TO_BYTES, Truncation.FRAMED, 1,
+                    extra("data/vlen-bytes.dat"))));
+
+    private static Case framed(String defaults, SampleSource sample) {
+        return new Case(defaults, CodecKind.BYTES_TO_BYTES, Truncation.FRAMED, 1, sample);
+    }
+
+    private static Case elementwise(String defaults, int encodedWidth, SampleSource sample) {
+        return new Case(defaults, CodecKind.ARRAY_TO_ARRAY, Truncation.ELEMENTWISE, encodedWidth, sample);
+    }
+
+    // ---- the contract --------------------------------------------------------------------------
+
+    @TestFactory
+    Stream<DynamicNode> everyStandardCodecKeepsTheContract() {
+        return REGISTRY.ids().stream().map(id -> {
+            Case c = CASES.get(id);
+            if (c == null) {
+                return dynamicTest(id + " has a contract entry",
+                        () -> fail("codec id '" + id + "' has no entry in CodecContractTest.CASES"));
+            }
+            return dynamicContainer(id, contract(id, c));
+        });
+    }
+
+    @Test
+    void everyEntryIsAStandardCodec() {
+        Set<String> stale = new HashSet<>(CASES.keySet());
+        stale.removeAll(REGISTRY.ids());
+        assertEquals(Set.of(), stale, "entries for ids the registry does not have");
+    }
+
+    private static Stream<DynamicTest> contract(String id, Case c) {
+        List<DynamicTest> tests = new ArrayList<>();
+        tests.add(dynamicTest("builds from default parameters as a " + c.kind(), () -> {
+            Codec codec = create(JSON.readTree(c.defaults()), "<f8");
+            assertEquals(c.kind(), CodecKind.of(codec));
+        }));
+        if (c.truncation() == Truncation.UNSUPPORTED) {
+            tests.add(dynamicTest("decoding anything is a CodecException", () -> {
+                Codec codec = create(JSON.readTree(c.defaults()), "<f8");
+                assertThrows(CodecException.class, () -> codec.decode(new byte[16], 1000));
+                assertThrows(CodecException.class, () -> codec.decodeInto(new byte[16], new byte[1000], 1000));
+                assertThrows(CodecException.class, () -> codec.decode(new byte[0], 1000));
+            }));
+            return tests.stream();
+        }
+        tests.add(dynamicTest("decodes its sample", () -> {
+            Sample s = load(c);
+            byte[] out = codecFor(s).decode(s.encoded(), s.decodedBytes());
+            assertEquals(s.decodedBytes(), out.length);
+            assertEquals(s.decodedSha256(), TestSupport.sha256(out));
+        }));
+        tests.add(dynamicTest("honours the output bound", () -> {
+            Sample s = load(c);
+            Codec codec = codecFor(s);
+            int tooSmall = s.decodedBytes() - 1;
+            assertThrows(CodecException.class, () -> codec.decode(s.encoded(), tooSmall));
+            assertThrows(CodecException.class, () -> codec.decodeInto(s.encoded(), new byte[tooSmall], tooSmall));
+            assertThrows(CodecException.class, () -> codec.decode(s.encoded(), 0));
+        }));
+        tests.add(dynamicTest("empty and truncated input: " + c.truncation(), () -> {
+            Sample s = load(c);
+            Codec codec = codecFor(s);
+            byte[] enc = s.encoded();
+            for (int cut : new int[] {0, 1, 2, 3, 5, enc.length / 3, enc.length / 2, enc.length - 2, enc.length - 1}) {
+                if (cut < 0 || cut >= enc.length) {
+                    continue;
+                }
+                byte[] t = Arrays.copyOf(enc, cut);
+                int expected = truncatedLength(c, s, cut);
+                String what = id + " cut at " + cut + " of " + enc.length;
+                if (expected < 0) {
+                    assertThrows(CodecException.class, () -> codec.decode(t, s.decodedBytes()), what);
+                } else {
+                    assertEquals(expected, codec.decode(t, s.decodedBytes()).length, what);
+                }
+            }
+        }));
+        tests.add(dynamicTest("decodeInto gives what decode gives", () -> {
+            Sample s = load(c);
+            Codec codec = codecFor(s);
+            int n = s.decodedBytes();
+            for (int extra : new int[] {0, 37}) {
+                byte[] reused = new byte[n + extra];
+                Arrays.fill(reused, (byte) 0x5a); // garbage from an earlier chunk
+                byte[] r = codec.decodeInto(s.encoded(), reused, n);
+                byte[] result = r == reused ? Arrays.copyOf(reused, n) : r;
+                assertEquals(s.decodedSha256(), TestSupport.sha256(result), "out of " + (n + extra) + " bytes");
+            }
+        }));
+        tests.add(dynamicTest("one instance decodes concurrently", () -> {
+            Sample s = load(c);
+            Codec codec = codecFor(s);
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> fs = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    fs.add(pool.submit(() -> {
+                        byte[] reused = new byte[s.decodedBytes()];
+                        for (int k = 0; k < 25; k++) {
+                            byte[] a = codec.decode(s.encoded(), s.decodedBytes());
+                            assertEquals(s.decodedSha256(), TestSupport.sha256(a));
+                            byte[] b = codec.decodeInto(s.encoded(), reused, s.decodedBytes());
+                            assertEquals(s.decodedSha256(), TestSupport.sha256(b == reused ? reused.clone() : b));
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : fs) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }));
+        return tests.stream();
+    }
+
+    /** What a prefix of {@code cut} bytes must decode to: its length, or -1 for a CodecException. */
+    private static int truncatedLength(Case c, Sample s, int cut) {
+        byte[] enc = s.encoded();
+        switch (c.truncation()) {
+            case SAME_LENGTH:
+                return cut;
+            case ELEMENTWISE:
+                if (cut % c.encodedWidth() != 0) {
+                    return -1;
+                }
+                int decodedWidth = s.decodedBytes() / (enc.length / c.encodedWidth());
+                return cut / c.encodedWidth() * decodedWidth;
+            case PACKBITS:
+                int pad = enc[0] & 0xFF;
+                if (cut == 0 || (cut == 1 && pad != 0)) {
+                    return -1;
+                }
+                return (cut - 1) * 8 - pad;
+            default:
+                return -1; // FRAMED
+        }
+    }
+
+    // ---- samples ---------------------------------------------------------------------------------
+
+    private static Sample load(Case c) throws IOException {
+        return c.sample().load();
+    }
+
+    private static Codec codecFor(Sample s) throws IOException {
+        return create(s.config(), s.arrayDtype());
+    }
+
+    private static Codec create(JsonNode config, String arrayDtype) throws IOException {
+        return REGISTRY.create(new CodecConfig(config.get("id").asText(), config, arrayDtype));
+    }
+
+    /** A fixture of src/test/resources/codec-extra. */
+    private static SampleSource extra(String encoded) {
+        return () -> {
+            try {
+                Path dir = Path.of(CodecContractTest.class.getResource("/codec-extra/INDEX.json").toURI()).getParent();
+                return fixture(dir, encoded);
+            } catch (URISyntaxException e) {
+                throw new IOException(e);
+            }
+        };
+    }
+
+    /** A numcodecs fixture of the shared corpus (the test is skipped without the corpus). */
+    private static SampleSource corpus(String encoded) {
+        return () -> fixture(TestSupport.requireCorpus("codecs"), encoded);
+    }
+
+    private static Sample fixture(Path dir, String encoded) throws IOException {
+        for (JsonNode c : JSON.readTree(dir.resolve("INDEX.json").toFile()).get("cases")) {
+            if (c.get("encoded").asText().equals(encoded)) {
+                return new Sample(c.get("config"), c.get("array_dtype").asText(),
+                        Files.readAllBytes(dir.resolve(encoded)), c.get("decoded_nbytes").asInt(),
+                        c.get("decoded_sha256").asText());
+            }
+        }
+        return Assumptions.abort("no fixture " + encoded + " in " + dir);
+    }
+
+    /** numcodecs crc32c layout: the data, then its CRC-32C little-endian (location "end"). */
+    private static Sample crc32cSample() throws IOException {
+        byte[] data = new byte[1001];
+        new Random(32).nextBytes(data);
+        CRC32C crc = new CRC32C();
+        crc.update(data);
+        byte[] enc = Arrays.copyOf(data, data.length + 4);
+        CodecSupport.putLe32(enc, data.length, (int) crc.getValue());
+        return new Sample(JSON.readTree("{\"id\":\"crc32c\"}"), "|u1", enc, data.length, TestSupport.sha256(data));
+    }
+
+    /** bitround decodes as the identity: any float32 data is its own encoding. */
+    private static Sample bitroundSample() throws IOException {
+        byte[] data = new byte[4000];
+        new Random(10).nextBytes(data);
+        return new Sample(JSON.readTree("{\"id\":\"bitround\",\"keepbits\":10}"), "<f4", data, data.length,
+                TestSupport.sha256(data));
+    }
+
+    @Test
+    void crc32cSampleIsWhatNumcodecsWrites() throws IOException {
+        // numcodecs CRC32C: checksum after the data; flipping a data byte must be caught
+        Sample s = crc32cSample();
+        byte[] bad = s.encoded().clone();
+        bad[7] ^= 1;
+        Codec c = codecFor(s);
+        assertArrayEquals(Arrays.copyOf(s.encoded(), s.decodedBytes()), c.decode(s.encoded(), s.decodedBytes()));
+        assertThrows(CodecException.class, () -> c.decode(bad, s.decodedBytes()));
+        assertTrue(s.decodedBytes() > 0);
+    }
+}
