@@ -24,7 +24,8 @@ class ShadedJarIT {
     private static URLClassLoader application() throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(Paths.get(System.getProperty("shaded.jar")).toUri().toURL());
-        String cp = Files.readString(Paths.get(System.getProperty("cdm.classpath.file"))).trim();
+        String cp = Files.readString(Paths.get(System.getProperty("cdm.classpath.file")))
+                .trim();
         for (String p : cp.split(File.pathSeparator)) {
             assertFalse(p.contains("jackson") || p.contains("nczarr"), "not part of a CDM application: " + p);
             urls.add(Paths.get(p).toUri().toURL());
@@ -45,20 +46,24 @@ class ShadedJarIT {
             // cdm 4.5.5 finds plugins with ServiceLoader on the context class loader
             t.setContextClassLoader(app);
             Class<?> files = app.loadClass("io.nczarr.cdm.NcZarrFiles");
-            try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
+            try (AutoCloseable nc =
+                    (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
                 assertEquals("NCZarr", nc.getClass().getMethod("getFileTypeId").invoke(nc));
                 Object v = nc.getClass().getMethod("findVariable", String.class).invoke(nc, "forecast/temp");
                 Object data = v.getClass().getMethod("read").invoke(v);
                 assertEquals(60L, data.getClass().getMethod("getSize").invoke(data));
             }
             Class<?> netcdfFile = app.loadClass("ucar.nc2.NetcdfFile");
-            String zgroup = corpus().resolve("nczarr/nczarr_groups.file/.zgroup").toString();
-            try (AutoCloseable nc = (AutoCloseable) netcdfFile.getMethod("open", String.class).invoke(null, zgroup)) {
+            String zgroup =
+                    corpus().resolve("nczarr/nczarr_groups.file/.zgroup").toString();
+            try (AutoCloseable nc =
+                    (AutoCloseable) netcdfFile.getMethod("open", String.class).invoke(null, zgroup)) {
                 assertEquals("NCZarr", nc.getClass().getMethod("getFileTypeId").invoke(nc));
             }
             // the blosc/zstd codecs (native-backed libraries) work from the shaded jar
             String zarr = corpus().resolve("zarr/zarr_compressors.zarr").toUri() + "#mode=zarr,file";
-            try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, zarr)) {
+            try (AutoCloseable nc =
+                    (AutoCloseable) files.getMethod("open", String.class).invoke(null, zarr)) {
                 List<?> vars = (List<?>) nc.getClass().getMethod("getVariables").invoke(nc);
                 assertTrue(vars.size() > 10);
                 for (Object v : vars) {
@@ -73,7 +78,8 @@ class ShadedJarIT {
     /** S3 (AWS SDK, Apache 5 client) works from the shaded jar: a loopback S3 server, unsigned reads. */
     @Test
     void readsFromS3() throws Exception {
-        try (io.nczarr.testkit.s3.LocalS3Server server = io.nczarr.testkit.s3.LocalS3Server.start("AKIASHADED", "shaded-secret")) {
+        try (io.nczarr.testkit.s3.LocalS3Server server =
+                io.nczarr.testkit.s3.LocalS3Server.start("AKIASHADED", "shaded-secret")) {
             server.upload(corpus().resolve("nczarr/nczarr_groups.file"), "shaded", "ds/nczarr_groups.file");
             String url = server.anonymousEndpoint() + "/shaded/ds/nczarr_groups.file#mode=nczarr,s3&aws.profile=none";
             Thread t = Thread.currentThread();
@@ -81,8 +87,11 @@ class ShadedJarIT {
             try (URLClassLoader app = application()) {
                 t.setContextClassLoader(app);
                 Class<?> files = app.loadClass("io.nczarr.cdm.NcZarrFiles");
-                try (AutoCloseable nc = (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
-                    Object v = nc.getClass().getMethod("findVariable", String.class).invoke(nc, "forecast/temp");
+                try (AutoCloseable nc =
+                        (AutoCloseable) files.getMethod("open", String.class).invoke(null, url)) {
+                    Object v = nc.getClass()
+                            .getMethod("findVariable", String.class)
+                            .invoke(nc, "forecast/temp");
                     Object data = v.getClass().getMethod("read").invoke(v);
                     assertEquals(60L, data.getClass().getMethod("getSize").invoke(data));
                 }
@@ -96,10 +105,14 @@ class ShadedJarIT {
     @Test
     void holdsNoTestkitCliOrBenchmarkClasses() throws Exception {
         try (JarFile jar = new JarFile(System.getProperty("shaded.jar"))) {
-            List<String> leaked = jar.stream().map(e -> e.getName())
-                    .filter(n -> n.startsWith("io/nczarr/testkit/") || n.startsWith("io/nczarr/cli/")
-                            || n.startsWith("io/nczarr/bench/") || n.contains("Bench")
-                            || n.startsWith("org/gaul/") || n.startsWith("org/junit/"))
+            List<String> leaked = jar.stream()
+                    .map(e -> e.getName())
+                    .filter(n -> n.startsWith("io/nczarr/testkit/")
+                            || n.startsWith("io/nczarr/cli/")
+                            || n.startsWith("io/nczarr/bench/")
+                            || n.contains("Bench")
+                            || n.startsWith("org/gaul/")
+                            || n.startsWith("org/junit/"))
                     .toList();
             assertEquals(List.of(), leaked);
             assertTrue(jar.getEntry("io/nczarr/cdm/NcZarrIosp.class") != null);
@@ -114,8 +127,9 @@ class ShadedJarIT {
             assertTrue(jar.stream().anyMatch(e -> e.getName().startsWith("io/nczarr/shaded/jackson/")));
             assertFalse(jar.stream().anyMatch(e -> e.getName().startsWith("com/fasterxml/")));
             assertFalse(jar.stream().anyMatch(e -> e.getName().startsWith("ucar/")), "cdm must not be inside");
-            String services = new String(jar.getInputStream(
-                    jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider")).readAllBytes());
+            String services =
+                    new String(jar.getInputStream(jar.getEntry("META-INF/services/ucar.nc2.iosp.IOServiceProvider"))
+                            .readAllBytes());
             assertTrue(services.contains("io.nczarr.cdm.NcZarrIosp"), services);
         }
     }

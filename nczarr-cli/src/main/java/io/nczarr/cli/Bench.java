@@ -21,8 +21,7 @@ import ucar.nc2.Variable;
  * (the path users take) and prints decoded MB/s, chunks/s and peak heap. 1 MB = 10^6 bytes.
  */
 final class Bench {
-    private Bench() {
-    }
+    private Bench() {}
 
     static int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
         int repeat = 3;
@@ -49,8 +48,12 @@ final class Bench {
             if (targets.isEmpty()) {
                 throw new IllegalArgumentException("no such variable(s) " + vars + " in " + url);
             }
-            out.printf(Locale.ROOT, "%s: %d decode threads, %d cores%n", url,
-                    Integer.getInteger("nczarr.decodeThreads", Runtime.getRuntime().availableProcessors()),
+            out.printf(
+                    Locale.ROOT,
+                    "%s: %d decode threads, %d cores%n",
+                    url,
+                    Integer.getInteger(
+                            "nczarr.decodeThreads", Runtime.getRuntime().availableProcessors()),
                     Runtime.getRuntime().availableProcessors());
             for (VarModel vm : targets) {
                 Variable v = nc.findVariable(fullName(model.root(), vm));
@@ -64,11 +67,25 @@ final class Bench {
                     double secs = (System.nanoTime() - t0) / 1e9;
                     bytes = a.getSize() * Math.max(1, v.getElementSize());
                     best = Math.min(best, secs);
-                    out.printf(Locale.ROOT, "  %-24s run %d: %8.3f s %9.1f MB/s %10.0f chunks/s  peak heap %6.0f MB%n",
-                            v.getFullName(), r + 1, secs, bytes / 1e6 / secs, chunks / secs, peakHeap() / 1e6);
+                    out.printf(
+                            Locale.ROOT,
+                            "  %-24s run %d: %8.3f s %9.1f MB/s %10.0f chunks/s  peak heap %6.0f MB%n",
+                            v.getFullName(),
+                            r + 1,
+                            secs,
+                            bytes / 1e6 / secs,
+                            chunks / secs,
+                            peakHeap() / 1e6);
                 }
-                out.printf(Locale.ROOT, "  %-24s best:  %8.3f s %9.1f MB/s %10.0f chunks/s  (%d chunks, %.1f MB decoded)%n",
-                        v.getFullName(), best, bytes / 1e6 / best, chunks / best, chunks, bytes / 1e6);
+                out.printf(
+                        Locale.ROOT,
+                        "  %-24s best:  %8.3f s %9.1f MB/s %10.0f chunks/s  (%d chunks, %.1f MB decoded)%n",
+                        v.getFullName(),
+                        best,
+                        bytes / 1e6 / best,
+                        chunks / best,
+                        chunks,
+                        bytes / 1e6);
             }
         }
         return 0;

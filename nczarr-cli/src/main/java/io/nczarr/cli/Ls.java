@@ -15,8 +15,7 @@ import ucar.nc2.NetcdfFile;
 
 /** {@code nczarr ls URL}: one line per variable with type, shape, chunking and codecs. */
 final class Ls {
-    private Ls() {
-    }
+    private Ls() {}
 
     static int run(List<String> args, PrintStream out) throws IOException {
         if (args.size() != 1) {
@@ -34,8 +33,14 @@ final class Ls {
         for (VarModel v : g.variables()) {
             String path = g.path().equals("/") ? "/" + v.name() : g.path() + "/" + v.name();
             ArrayMeta a = v.array();
-            out.printf("%-32s %-7s %-18s chunks %-16s %s%s%n", path, v.type().cdlName(), dims(v),
-                    Arrays.toString(a.chunks()), codecs(a), a.fortranOrder() ? " order=F" : "");
+            out.printf(
+                    "%-32s %-7s %-18s chunks %-16s %s%s%n",
+                    path,
+                    v.type().cdlName(),
+                    dims(v),
+                    Arrays.toString(a.chunks()),
+                    codecs(a),
+                    a.fortranOrder() ? " order=F" : "");
         }
         g.groups().forEach(c -> print(c, out));
     }

@@ -17,10 +17,10 @@ import ucar.nc2.NetcdfFile;
 
 /** The {@code ./nczarr} command line: dump, json. */
 public final class Main {
-    private Main() {
-    }
+    private Main() {}
 
-    static final String USAGE = String.join("\n",
+    static final String USAGE = String.join(
+            "\n",
             "usage: nczarr <command> [options] [URL]",
             "",
             "commands:",

@@ -38,16 +38,30 @@ import ucar.nc2.Variable;
  * a char attribute there, so for our files the model's attribute type decides.
  */
 public final class Manifest {
-    private Manifest() {
-    }
+    private Manifest() {}
 
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
     public static final ObjectMapper MAPPER = new ObjectMapper();
 
     /** Not attributes in the manifest: reader-internal or CDL-virtual names. */
-    private static final Set<String> HIDDEN = Set.of("_ARRAY_DIMENSIONS", "_NCProperties", "_Netcdf4Dimid",
-            "_Netcdf4Coordinates", "_IsNetcdf4", "_SuperblockVersion", "_ChunkSizes", "_ChunkSize", "_Endianness",
-            "_Storage", "_Filter", "_Codecs", "_NoFill", "_Format", "_DeflateLevel", "_Shuffle", "_Fletcher32");
+    private static final Set<String> HIDDEN = Set.of(
+            "_ARRAY_DIMENSIONS",
+            "_NCProperties",
+            "_Netcdf4Dimid",
+            "_Netcdf4Coordinates",
+            "_IsNetcdf4",
+            "_SuperblockVersion",
+            "_ChunkSizes",
+            "_ChunkSize",
+            "_Endianness",
+            "_Storage",
+            "_Filter",
+            "_Codecs",
+            "_NoFill",
+            "_Format",
+            "_DeflateLevel",
+            "_Shuffle",
+            "_Fletcher32");
 
     private static final int HEAD = 8;
 
@@ -129,12 +143,14 @@ public final class Manifest {
         }
     }
 
-    private static ObjectNode attributes(List<Attribute> atts, String owner, boolean ownerUnsigned,
-                                         Map<String, NcType> modelTypes) {
+    private static ObjectNode attributes(
+            List<Attribute> atts, String owner, boolean ownerUnsigned, Map<String, NcType> modelTypes) {
         ObjectNode out = F.objectNode();
         for (Attribute a : atts) {
             String n = a.getShortName();
-            if (HIDDEN.contains(n) || n.toLowerCase().startsWith("_nczarr") || (ownerUnsigned && n.equals("_Unsigned"))) {
+            if (HIDDEN.contains(n)
+                    || n.toLowerCase().startsWith("_nczarr")
+                    || (ownerUnsigned && n.equals("_Unsigned"))) {
                 continue;
             }
             ObjectNode aj = out.putObject(n);
@@ -163,7 +179,8 @@ public final class Manifest {
                 aj.put("value", stripNuls(values == null ? "" : values.toString()));
                 continue;
             }
-            boolean unsigned = a.isUnsigned() || (values != null && values.isUnsigned())
+            boolean unsigned = a.isUnsigned()
+                    || (values != null && values.isUnsigned())
                     || (ownerUnsigned && n.equals("_FillValue"));
             aj.put("type", typeName(a.getDataType(), unsigned));
             ArrayNode l = F.arrayNode();
@@ -188,15 +205,24 @@ public final class Manifest {
 
     static String typeName(DataType t, boolean unsigned) {
         switch (t) {
-            case BYTE: return unsigned ? "ubyte" : "byte";
-            case SHORT: return unsigned ? "ushort" : "short";
-            case INT: return unsigned ? "uint" : "int";
-            case LONG: return unsigned ? "uint64" : "int64";
-            case FLOAT: return "float";
-            case DOUBLE: return "double";
-            case CHAR: return "char";
-            case STRING: return "string";
-            default: return t.toString().toLowerCase();
+            case BYTE:
+                return unsigned ? "ubyte" : "byte";
+            case SHORT:
+                return unsigned ? "ushort" : "short";
+            case INT:
+                return unsigned ? "uint" : "int";
+            case LONG:
+                return unsigned ? "uint64" : "int64";
+            case FLOAT:
+                return "float";
+            case DOUBLE:
+                return "double";
+            case CHAR:
+                return "char";
+            case STRING:
+                return "string";
+            default:
+                return t.toString().toLowerCase();
         }
     }
 

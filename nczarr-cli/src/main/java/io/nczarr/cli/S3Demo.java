@@ -28,8 +28,7 @@ import ucar.nc2.Variable;
  * header, a few values and what it cost in requests, and stops the server.
  */
 public final class S3Demo {
-    private S3Demo() {
-    }
+    private S3Demo() {}
 
     static final String BUCKET = "nczarr-demo";
     static final String PROFILE = "nczarr-demo";
@@ -53,20 +52,22 @@ public final class S3Demo {
             awsDir = Files.createTempDirectory("nczarr-demo-aws");
             Path credentials = awsDir.resolve("credentials");
             Path config = awsDir.resolve("config");
-            Files.writeString(credentials, "[" + PROFILE + "]\naws_access_key_id = " + keyId
-                    + "\naws_secret_access_key = " + secret + "\n");
+            Files.writeString(
+                    credentials,
+                    "[" + PROFILE + "]\naws_access_key_id = " + keyId + "\naws_secret_access_key = " + secret + "\n");
             Files.writeString(config, "[profile " + PROFILE + "]\nregion = us-east-1\n");
             System.setProperty(AwsEnvironment.CREDENTIALS_FILE_PROPERTY, credentials.toString());
             System.setProperty(AwsEnvironment.CONFIG_FILE_PROPERTY, config.toString());
 
             out.println("# starting an S3 server on loopback (S3Proxy, in memory, AWS signatures required)");
             try (LocalS3Server server = LocalS3Server.start(keyId, secret);
-                 CountingProxy counter = CountingProxy.start(server.endpoint())) {
+                    CountingProxy counter = CountingProxy.start(server.endpoint())) {
                 List<String> keys = server.upload(sample, BUCKET, "datasets/sample.file");
                 out.println("# uploaded " + keys.size() + " objects of " + sample + " to bucket " + BUCKET);
                 out.println("# credentials: profile '" + PROFILE + "' in a temporary file ("
                         + AwsEnvironment.CREDENTIALS_FILE_PROPERTY + ", like AWS_SHARED_CREDENTIALS_FILE)");
-                String url = counter.endpoint() + "/" + BUCKET + "/datasets/sample.file#mode=nczarr,s3&aws.profile=" + PROFILE;
+                String url = counter.endpoint() + "/" + BUCKET + "/datasets/sample.file#mode=nczarr,s3&aws.profile="
+                        + PROFILE;
                 out.println("# opening " + url);
                 out.println();
                 try (NetcdfFile nc = NcZarrFiles.open(url)) {

@@ -24,66 +24,113 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        all = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.nczarr");
-        library = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(location -> !location.contains("/io/nczarr/cli/")
-                        && !location.contains("/io/nczarr/testkit/"))
+        library = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(
+                        location -> !location.contains("/io/nczarr/cli/") && !location.contains("/io/nczarr/testkit/"))
                 .importPackages("io.nczarr");
     }
 
     @Test
     void layersAreRespected() {
-        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("error").definedBy("io.nczarr.error..")
-                .layer("dtype").definedBy("io.nczarr.dtype..")
-                .layer("codec").definedBy("io.nczarr.codec..")
-                .layer("url").definedBy("io.nczarr.url..")
-                .layer("s3").definedBy("io.nczarr.s3..")
-                .layer("store").definedBy("io.nczarr.store..")
-                .layer("model").definedBy("io.nczarr.model..")
-                .layer("meta").definedBy("io.nczarr.meta..")
-                .layer("chunk").definedBy("io.nczarr.chunk..")
-                .layer("open").definedBy("io.nczarr.open..")
-                .layer("raf").definedBy("io.nczarr.raf..")
-                .layer("binding").definedBy("io.nczarr.cdm..")
-                .whereLayer("error").mayOnlyAccessLayers("error")
-                .whereLayer("dtype").mayOnlyAccessLayers("dtype", "error")
-                .whereLayer("codec").mayOnlyAccessLayers("codec", "dtype", "error")
-                .whereLayer("url").mayOnlyAccessLayers("url", "error")
-                .whereLayer("s3").mayOnlyAccessLayers("s3", "error")
-                .whereLayer("store").mayOnlyAccessLayers("store", "url", "s3", "error")
-                .whereLayer("model").mayOnlyAccessLayers("model", "codec", "dtype", "error")
-                .whereLayer("meta").mayOnlyAccessLayers("meta", "model", "store", "url", "codec", "dtype", "error")
-                .whereLayer("chunk").mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
-                .whereLayer("open").mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3",
-                        "codec", "dtype", "error")
-                .whereLayer("raf").mayOnlyAccessLayers("raf", "open", "s3", "url", "error")
-                .whereLayer("binding").mayNotBeAccessedByAnyLayer()
+        ArchRule rule = layeredArchitecture()
+                .consideringOnlyDependenciesInLayers()
+                .layer("error")
+                .definedBy("io.nczarr.error..")
+                .layer("dtype")
+                .definedBy("io.nczarr.dtype..")
+                .layer("codec")
+                .definedBy("io.nczarr.codec..")
+                .layer("url")
+                .definedBy("io.nczarr.url..")
+                .layer("s3")
+                .definedBy("io.nczarr.s3..")
+                .layer("store")
+                .definedBy("io.nczarr.store..")
+                .layer("model")
+                .definedBy("io.nczarr.model..")
+                .layer("meta")
+                .definedBy("io.nczarr.meta..")
+                .layer("chunk")
+                .definedBy("io.nczarr.chunk..")
+                .layer("open")
+                .definedBy("io.nczarr.open..")
+                .layer("raf")
+                .definedBy("io.nczarr.raf..")
+                .layer("binding")
+                .definedBy("io.nczarr.cdm..")
+                .whereLayer("error")
+                .mayOnlyAccessLayers("error")
+                .whereLayer("dtype")
+                .mayOnlyAccessLayers("dtype", "error")
+                .whereLayer("codec")
+                .mayOnlyAccessLayers("codec", "dtype", "error")
+                .whereLayer("url")
+                .mayOnlyAccessLayers("url", "error")
+                .whereLayer("s3")
+                .mayOnlyAccessLayers("s3", "error")
+                .whereLayer("store")
+                .mayOnlyAccessLayers("store", "url", "s3", "error")
+                .whereLayer("model")
+                .mayOnlyAccessLayers("model", "codec", "dtype", "error")
+                .whereLayer("meta")
+                .mayOnlyAccessLayers("meta", "model", "store", "url", "codec", "dtype", "error")
+                .whereLayer("chunk")
+                .mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
+                .whereLayer("open")
+                .mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3", "codec", "dtype", "error")
+                .whereLayer("raf")
+                .mayOnlyAccessLayers("raf", "open", "s3", "url", "error")
+                .whereLayer("binding")
+                .mayNotBeAccessedByAnyLayer()
                 .withOptionalLayers(true);
         rule.check(library);
     }
 
     @Test
     void onlyTheBindingAndTheRandomAccessFileKnowNetcdfJava() {
-        noClasses().that().resideOutsideOfPackages("io.nczarr.cdm..", "io.nczarr.raf..", "io.nczarr.cli..")
-                .should().dependOnClassesThat().resideInAPackage("ucar..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nczarr.cdm..", "io.nczarr.raf..", "io.nczarr.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("ucar..")
                 .check(all);
     }
 
     @Test
     void theLibraryNeverUsesTheTestKitOrTheCommandLine() {
-        noClasses().that().resideOutsideOfPackages("io.nczarr.cli..", "io.nczarr.testkit..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.nczarr.cli..", "io.nczarr.testkit..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nczarr.cli..", "io.nczarr.testkit..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.nczarr.cli..", "io.nczarr.testkit..")
                 .check(all);
     }
 
     @Test
     void theTestKitDependsOnNoProjectModule() {
-        noClasses().that().resideInAPackage("io.nczarr.testkit..")
-                .should().dependOnClassesThat().resideOutsideOfPackages("io.nczarr.testkit..", "java..", "javax..",
-                        "com.fasterxml.jackson..", "org.gaul..", "software.amazon.awssdk..", "org.junit..",
-                        "org.eclipse.jetty..", "jakarta..", "org.jclouds..", "com.sun.net.httpserver..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.nczarr.testkit..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages(
+                        "io.nczarr.testkit..",
+                        "java..",
+                        "javax..",
+                        "com.fasterxml.jackson..",
+                        "org.gaul..",
+                        "software.amazon.awssdk..",
+                        "org.junit..",
+                        "org.eclipse.jetty..",
+                        "jakarta..",
+                        "org.jclouds..",
+                        "com.sun.net.httpserver..")
                 .check(all);
     }
 
@@ -94,23 +141,53 @@ class ArchitectureTest {
 
     @Test
     void codecsKnowOnlyBytesAndParameters() {
-        classes().that().resideInAPackage("io.nczarr.codec..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("io.nczarr.codec..", "io.nczarr.dtype..",
-                        "io.nczarr.error..", "java..", "com.fasterxml.jackson..", "com.github.luben.zstd..",
-                        "net.jpountz..", "org.apache.commons.compress..", "org.tukaani.xz..", "org.xerial.snappy..")
+        classes()
+                .that()
+                .resideInAPackage("io.nczarr.codec..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.nczarr.codec..",
+                        "io.nczarr.dtype..",
+                        "io.nczarr.error..",
+                        "java..",
+                        "com.fasterxml.jackson..",
+                        "com.github.luben.zstd..",
+                        "net.jpountz..",
+                        "org.apache.commons.compress..",
+                        "org.tukaani.xz..",
+                        "org.xerial.snappy..")
                 .check(library);
     }
 
     @Test
     void filesAreReadByStoresNotByParsingOrDecoding() {
-        noClasses().that().resideInAnyPackage("io.nczarr.url..", "io.nczarr.model..", "io.nczarr.meta..",
-                        "io.nczarr.chunk..", "io.nczarr.codec..", "io.nczarr.dtype..", "io.nczarr.error..",
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.nczarr.url..",
+                        "io.nczarr.model..",
+                        "io.nczarr.meta..",
+                        "io.nczarr.chunk..",
+                        "io.nczarr.codec..",
+                        "io.nczarr.dtype..",
+                        "io.nczarr.error..",
                         "io.nczarr.open..")
-                .should().dependOnClassesThat().haveFullyQualifiedName("java.nio.file.Files")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileInputStream")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.RandomAccessFile")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.zip.ZipFile")
-                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.nio.channels.FileChannel")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.nio.file.Files")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.io.FileInputStream")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.io.RandomAccessFile")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.util.zip.ZipFile")
+                .orShould()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.nio.channels.FileChannel")
                 .check(library);
     }
 }

@@ -1,10 +1,7 @@
 package io.nczarr.cli;
 
-import io.nczarr.cdm.NcZarrFiles;
-
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.cli.Manifest;
+import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.ManifestCompare;
 import java.io.IOException;

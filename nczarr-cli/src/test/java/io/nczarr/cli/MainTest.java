@@ -12,13 +12,15 @@ import org.junit.jupiter.api.Test;
 
 class MainTest {
 
-    record Run(int rc, String out, String err) {
-    }
+    record Run(int rc, String out, String err) {}
 
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int rc = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(rc, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -60,7 +62,8 @@ class MainTest {
     void unreadableVariableGetsADataError() throws Exception {
         Run r = run("json", Corpus.byName("bad_chunk_truncated").url());
         assertEquals(0, r.rc(), r.err());
-        JsonNode data = Manifest.MAPPER.readTree(r.out()).get("variables").get("/v").get("data");
+        JsonNode data =
+                Manifest.MAPPER.readTree(r.out()).get("variables").get("/v").get("data");
         assertTrue(data.get("error").asText().contains("v/1"), data.toString());
     }
 

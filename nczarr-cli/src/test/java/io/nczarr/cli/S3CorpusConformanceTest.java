@@ -1,15 +1,13 @@
 package io.nczarr.cli;
 
-import io.nczarr.cdm.NcZarrFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.cli.Manifest;
-import io.nczarr.testkit.s3.CountingProxy;
+import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.testkit.Corpus;
-import io.nczarr.testkit.s3.LocalS3;
 import io.nczarr.testkit.ManifestCompare;
+import io.nczarr.testkit.s3.CountingProxy;
+import io.nczarr.testkit.s3.LocalS3;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

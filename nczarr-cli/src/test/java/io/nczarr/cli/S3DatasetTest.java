@@ -1,7 +1,5 @@
 package io.nczarr.cli;
 
-import io.nczarr.cdm.NcZarrFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,12 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
-import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.Corpus;
-import io.nczarr.testkit.s3.LocalS3;
 import io.nczarr.testkit.ManifestCompare;
+import io.nczarr.testkit.s3.CountingProxy;
+import io.nczarr.testkit.s3.LocalS3;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import ucar.ma2.Array;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Variable;
 import ucar.nc2.dataset.NetcdfDataset;
@@ -103,14 +101,17 @@ class S3DatasetTest {
     void openFetchesNoObjectTwice() throws IOException {
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
             assertNotNull(nc.getRootGroup());
-            List<String> keys = s3.signed.requests().stream().map(CountingProxy.Request::path).toList();
+            List<String> keys = s3.signed.requests().stream()
+                    .map(CountingProxy.Request::path)
+                    .toList();
             assertEquals(keys.size(), new java.util.HashSet<>(keys).size(), keys.toString());
         }
     }
 
     @Test
     void forbiddenChunkIsAnErrorNotFill() throws IOException {
-        s3.signed.faults(r -> r.path().endsWith("/precip/0.0.1") ? CountingProxy.Fault.status(403, "AccessDenied") : null);
+        s3.signed.faults(
+                r -> r.path().endsWith("/precip/0.0.1") ? CountingProxy.Fault.status(403, "AccessDenied") : null);
         try (NetcdfFile nc = NcZarrFiles.open(sampleUrl())) {
             Variable precip = nc.findVariable("precip");
             IOException e = assertThrows(IOException.class, precip::read);
@@ -126,7 +127,7 @@ class S3DatasetTest {
         s3.upload(sample, BUCKET, "holes/sample.file");
         s3.server.delete(BUCKET, "holes/sample.file/precip/0.0.1");
         try (NetcdfFile local = NcZarrFiles.open(sample.toUri() + "#mode=nczarr,file");
-             NetcdfFile nc = NcZarrFiles.open(s3.signedUrl(BUCKET, "holes/sample.file", "nczarr,s3"))) {
+                NetcdfFile nc = NcZarrFiles.open(s3.signedUrl(BUCKET, "holes/sample.file", "nczarr,s3"))) {
             short[] want = (short[]) local.findVariable("precip").read().copyTo1DJavaArray();
             short[] got = (short[]) nc.findVariable("precip").read().copyTo1DJavaArray();
             // chunk (0,0,1) of shape [4,3,5] chunks [2,2,2] covers time 0-1, lat 0-1, lon 2-3
@@ -223,8 +224,8 @@ class S3DatasetTest {
 
     @Test
     void missingDatasetSaysSo() {
-        IOException e = assertThrows(IOException.class,
-                () -> NcZarrFiles.open(s3.signedUrl(BUCKET, "nosuch/ds.file", "nczarr,s3")));
+        IOException e = assertThrows(
+                IOException.class, () -> NcZarrFiles.open(s3.signedUrl(BUCKET, "nosuch/ds.file", "nczarr,s3")));
         assertTrue(e.getMessage().contains("no .zgroup"), e.getMessage());
         assertTrue(e.getMessage().contains("/" + BUCKET + "/nosuch/ds.file"), e.getMessage());
     }
@@ -244,7 +245,8 @@ class S3DatasetTest {
         ManifestCompare.assertConforms(edge, plain, tmp, "plain");
 
         s3.signed.reset();
-        ObjectNode cons = S3CorpusConformanceTest.manifest(s3.signedUrl(BUCKET, "consolidated/edge.zarr", "zarr,s3"), "edge");
+        ObjectNode cons =
+                S3CorpusConformanceTest.manifest(s3.signedUrl(BUCKET, "consolidated/edge.zarr", "zarr,s3"), "edge");
         assertEquals(0, s3.signed.counts().list(), "with .zmetadata: no LIST " + s3.signed.counts());
         assertEquals(0, s3.signed.counts().head());
         ManifestCompare.assertConforms(edge, cons, tmp, "consolidated");
@@ -269,7 +271,9 @@ class S3DatasetTest {
         ObjectNode meta = m.createObjectNode();
         List<Path> files = new ArrayList<>();
         try (Stream<Path> s = Files.walk(root)) {
-            s.filter(p -> p.getFileName().toString().matches("\\.z(group|array|attrs)")).sorted().forEach(files::add);
+            s.filter(p -> p.getFileName().toString().matches("\\.z(group|array|attrs)"))
+                    .sorted()
+                    .forEach(files::add);
         }
         for (Path p : files) {
             JsonNode n = m.readTree(p.toFile());

@@ -15,11 +15,15 @@ class S3DemoTest {
     @Test
     void demoReadsTheSampleThroughS3() {
         String home = System.getProperty("nczarr.home");
-        System.setProperty("nczarr.home", Paths.get(System.getProperty("repo.dir", "..")).toAbsolutePath().toString());
+        System.setProperty(
+                "nczarr.home",
+                Paths.get(System.getProperty("repo.dir", "..")).toAbsolutePath().toString());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try {
-            int rc = Main.run(new String[] {"demo"}, new PrintStream(out, true, StandardCharsets.UTF_8),
+            int rc = Main.run(
+                    new String[] {"demo"},
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
                     new PrintStream(err, true, StandardCharsets.UTF_8));
             String o = out.toString(StandardCharsets.UTF_8);
             assertEquals(0, rc, err.toString(StandardCharsets.UTF_8) + o);

@@ -3,9 +3,8 @@ package io.nczarr.chunk;
 import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecPipeline;
-import io.nczarr.codec.V2Pipeline;
-import io.nczarr.error.CodecException;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.V2Pipeline;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -149,8 +148,8 @@ public final class ChunkReader {
     }
 
     private UnsupportedFeatureException tooLarge(String detail) {
-        return new UnsupportedFeatureException(store.location(), null, var.name(), "reads of 2^31 elements or more",
-                detail, null);
+        return new UnsupportedFeatureException(
+                store.location(), null, var.name(), "reads of 2^31 elements or more", detail, null);
     }
 
     private void run(List<ChunkTask> tasks) throws IOException {
@@ -277,9 +276,12 @@ public final class ChunkReader {
             }
         }
         if (size != expected) {
-            throw chunkError(key, !steps.isEmpty()
-                    ? "chunk decodes to " + size + " bytes, " + expected + " expected"
-                    : "chunk has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)", null);
+            throw chunkError(
+                    key,
+                    !steps.isEmpty()
+                            ? "chunk decodes to " + size + " bytes, " + expected + " expected"
+                            : "chunk has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)",
+                    null);
         }
         if (et.layout() == ElementType.Layout.NUMERIC) {
             return new NumericChunk(data, et.order());
@@ -322,7 +324,11 @@ public final class ChunkReader {
         if (p == null) {
             ArrayMeta a = var.array();
             // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
-            p = V2Pipeline.build(a.compressor(), a.filters(), this::create, chunkElements,
+            p = V2Pipeline.build(
+                    a.compressor(),
+                    a.filters(),
+                    this::create,
+                    chunkElements,
                     (long) chunkElements * var.element().itemSize(),
                     var.element().layout() == ElementType.Layout.VLEN_UTF8);
             pipeline = p;

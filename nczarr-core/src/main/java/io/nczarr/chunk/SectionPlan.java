@@ -24,8 +24,7 @@ public final class SectionPlan {
      * @param first the first section position in that chunk
      * @param count how many section positions fall in it (at least 1)
      */
-    public record Segment(long chunk, int first, int count) {
-    }
+    public record Segment(long chunk, int first, int count) {}
 
     private final long[] origin;
     private final int[] count;
@@ -65,8 +64,8 @@ public final class SectionPlan {
      * @throws IllegalArgumentException when the ranks differ or the section leaves the array; the
      *     message names the dimension
      */
-    public static SectionPlan of(long[] arrayShape, int[] chunkShape, boolean fortranOrder, long[] origin,
-            int[] count, int[] stride) {
+    public static SectionPlan of(
+            long[] arrayShape, int[] chunkShape, boolean fortranOrder, long[] origin, int[] count, int[] stride) {
         check(arrayShape, chunkShape, origin, count, stride);
         return new SectionPlan(origin, count, stride, chunkShape, fortranOrder);
     }
@@ -74,7 +73,8 @@ public final class SectionPlan {
     private static void check(long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride) {
         int rank = arrayShape.length;
         if (chunkShape.length != rank) {
-            throw new IllegalArgumentException("chunk rank " + chunkShape.length + " does not match array rank " + rank);
+            throw new IllegalArgumentException(
+                    "chunk rank " + chunkShape.length + " does not match array rank " + rank);
         }
         if (origin.length != rank || count.length != rank || stride.length != rank) {
             throw new IllegalArgumentException("section rank " + origin.length + "/" + count.length + "/"
@@ -82,7 +82,8 @@ public final class SectionPlan {
         }
         for (int d = 0; d < rank; d++) {
             if (chunkShape[d] < 1) {
-                throw new IllegalArgumentException("chunk length " + chunkShape[d] + " is not positive in dimension " + d);
+                throw new IllegalArgumentException(
+                        "chunk length " + chunkShape[d] + " is not positive in dimension " + d);
             }
             boolean lastInside = count[d] == 0 || (count[d] - 1L) * stride[d] < arrayShape[d] - origin[d];
             if (count[d] < 0 || stride[d] < 1 || origin[d] < 0 || !lastInside) {

@@ -76,7 +76,8 @@ final class StringChunk implements ChunkData {
                     int len = b.getInt(pos);
                     pos += 4;
                     if (len < 0 || len > data.length - pos) {
-                        throw new IllegalArgumentException("vlen-utf8 item " + i + " length " + len + " overruns the chunk");
+                        throw new IllegalArgumentException(
+                                "vlen-utf8 item " + i + " length " + len + " overruns the chunk");
                     }
                     out[i] = new String(data, pos, len, StandardCharsets.UTF_8);
                     pos += len;

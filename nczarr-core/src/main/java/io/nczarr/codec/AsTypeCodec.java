@@ -31,8 +31,7 @@ final class AsTypeCodec implements ArrayArrayCodec {
     private static AsTypeCodec create(String id, CodecConfig config, String fromParam, String toParam)
             throws CodecException {
         NumpyDtype to = CodecSupport.dtypeParam(config, toParam);
-        NumpyDtype from = config.stringParam(fromParam, null) == null ? to
-                : CodecSupport.dtypeParam(config, fromParam);
+        NumpyDtype from = config.stringParam(fromParam, null) == null ? to : CodecSupport.dtypeParam(config, fromParam);
         if (!from.equals(to) && (!from.isNumeric() || !to.isNumeric())) {
             throw new CodecException("codec '" + id + "': cannot cast " + from.str() + " to " + to.str());
         }

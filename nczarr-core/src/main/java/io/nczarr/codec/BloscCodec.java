@@ -1,8 +1,7 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.CodecException;
-
 import com.github.luben.zstd.Zstd;
+import io.nczarr.error.CodecException;
 import java.io.IOException;
 import org.xerial.snappy.Snappy;
 
@@ -48,6 +47,7 @@ final class BloscCodec implements BytesBytesCodec {
     static final int BLOSC2_EXTENDED_HEADER = BYTE_SHUFFLE | BIT_SHUFFLE;
     /** The internal compressor code sits in flag bits 5-7. */
     static final int COMPRESSOR_SHIFT = 5;
+
     static final int COMPRESSOR_MASK = 0x07;
 
     // internal compressor codes (c-blosc BLOSC_*_FORMAT)
@@ -91,7 +91,8 @@ final class BloscCodec implements BytesBytesCodec {
     /** Decodes into {@code reuse} when the frame holds exactly {@code maxDecodedBytes} bytes and reuse is big enough. */
     private byte[] decode(byte[] in, int maxDecodedBytes, byte[] reuse) throws CodecException {
         if (in.length < HEADER) {
-            throw new CodecException("blosc: frame is truncated (" + in.length + " bytes, header needs " + HEADER + ")");
+            throw new CodecException(
+                    "blosc: frame is truncated (" + in.length + " bytes, header needs " + HEADER + ")");
         }
         int version = in[VERSION_AT] & 0xFF;
         int flags = in[FLAGS_AT] & 0xFF;
@@ -115,8 +116,8 @@ final class BloscCodec implements BytesBytesCodec {
         if (typesize == 0) {
             throw new CodecException("blosc: corrupt header (typesize 0)");
         }
-        byte[] out = reuse != null && nbytes == maxDecodedBytes && reuse.length >= nbytes ? reuse
-                : new byte[(int) nbytes];
+        byte[] out =
+                reuse != null && nbytes == maxDecodedBytes && reuse.length >= nbytes ? reuse : new byte[(int) nbytes];
         if (nbytes == 0) {
             return out;
         }
@@ -153,10 +154,11 @@ final class BloscCodec implements BytesBytesCodec {
             byte[] target = tmp != null ? tmp : out;
             int tOff = tmp != null ? 0 : dstOff;
             int nsplits = !dontSplit && typesize <= MAX_SPLITS && bsize / typesize >= MIN_BUFFERSIZE && !leftover
-                    ? typesize : 1;
+                    ? typesize
+                    : 1;
             if (bsize % nsplits != 0) {
-                throw new CodecException("blosc: corrupt frame (block size " + bsize + " not divisible into "
-                        + nsplits + " streams)");
+                throw new CodecException(
+                        "blosc: corrupt frame (block size " + bsize + " not divisible into " + nsplits + " streams)");
             }
             int neblock = bsize / nsplits;
             int ip = start;
@@ -167,8 +169,8 @@ final class BloscCodec implements BytesBytesCodec {
                 int cs = CodecSupport.le32(in, ip);
                 ip += 4;
                 if (cs < 0 || cs > end - ip) {
-                    throw new CodecException("blosc: frame is truncated or corrupt (stream of " + cs
-                            + " bytes in block " + j + ")");
+                    throw new CodecException(
+                            "blosc: frame is truncated or corrupt (stream of " + cs + " bytes in block " + j + ")");
                 }
                 int o = tOff + s * neblock;
                 if (cs == neblock) {
@@ -176,8 +178,8 @@ final class BloscCodec implements BytesBytesCodec {
                 } else {
                     int got = decompress(compformat, in, ip, cs, target, o, neblock);
                     if (got != neblock) {
-                        throw new CodecException("blosc: block " + j + " decoded to " + got + " bytes, expected "
-                                + neblock);
+                        throw new CodecException(
+                                "blosc: block " + j + " decoded to " + got + " bytes, expected " + neblock);
                     }
                 }
                 ip += cs;

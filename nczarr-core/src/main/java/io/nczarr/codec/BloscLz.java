@@ -20,8 +20,7 @@ import io.nczarr.error.CodecException;
 final class BloscLz {
     private static final int MAX_DISTANCE = 8191;
 
-    private BloscLz() {
-    }
+    private BloscLz() {}
 
     /** Decompresses {@code src[off, off+len)} into {@code dst[dOff, dOff+dLen)}; returns the bytes written. */
     static int decompress(byte[] src, int off, int len, byte[] dst, int dOff, int dLen) throws CodecException {

@@ -6,8 +6,7 @@ import java.util.List;
 
 /** The codecs shipped with this project: one line per numcodecs id. Add new built-ins here. */
 final class BuiltInCodecs {
-    private BuiltInCodecs() {
-    }
+    private BuiltInCodecs() {}
 
     static List<CodecFactory> factories() {
         return List.of(

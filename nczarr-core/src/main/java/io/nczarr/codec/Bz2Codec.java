@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;

@@ -1,9 +1,8 @@
 package io.nczarr.codec;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -91,7 +90,8 @@ final class CategorizeCodec implements ArrayArrayCodec {
     static CategorizeCodec create(CodecConfig config) throws CodecException {
         NumpyDtype dtype = CodecSupport.dtypeParam(config, "dtype");
         if (dtype.kind() != 'U' && dtype.kind() != 'S' && dtype.kind() != 'O') {
-            throw new CodecException("codec 'categorize': dtype must be a string dtype (U, S or O), not " + dtype.str());
+            throw new CodecException(
+                    "codec 'categorize': dtype must be a string dtype (U, S or O), not " + dtype.str());
         }
         NumpyDtype astype = CodecSupport.dtype(config, config.stringParam("astype", "|u1"));
         if (!astype.isInteger()) {

@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.util.Arrays;
 import java.util.function.Supplier;
 import java.util.zip.Adler32;
@@ -62,9 +61,8 @@ final class Checksum32Codec implements BytesBytesCodec {
         return create("crc32c", config, CRC32C::new, true);
     }
 
-    private static Checksum32Codec create(String id, CodecConfig config, Supplier<Checksum> algorithm,
-            boolean defaultAtEnd)
-            throws CodecException {
+    private static Checksum32Codec create(
+            String id, CodecConfig config, Supplier<Checksum> algorithm, boolean defaultAtEnd) throws CodecException {
         String loc = config.stringParam("location", defaultAtEnd ? "end" : "start");
         if (!loc.equals("start") && !loc.equals("end")) {
             throw new CodecException("codec '" + id + "': location must be 'start' or 'end', not '" + loc + "'");

@@ -1,9 +1,8 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.CodecException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.nczarr.error.CodecException;
 
 /**
  * A codec entry as written in {@code .zarray} ({@code {"id": "zlib", "level": 1}}) together with

@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,8 +25,11 @@ public final class CodecPipeline {
     /** Per step: bound of its output when a later step follows. */
     private final int[] innerLimits;
 
-    private CodecPipeline(List<ArrayArrayCodec> arrayArray, ArrayBytesCodec arrayBytes,
-            List<BytesBytesCodec> bytesBytes, int[] innerLimits) {
+    private CodecPipeline(
+            List<ArrayArrayCodec> arrayArray,
+            ArrayBytesCodec arrayBytes,
+            List<BytesBytesCodec> bytesBytes,
+            int[] innerLimits) {
         this.arrayArray = List.copyOf(arrayArray);
         this.arrayBytes = arrayBytes;
         this.bytesBytes = List.copyOf(bytesBytes);
@@ -51,8 +53,7 @@ public final class CodecPipeline {
      * to {@code chunk}. Where a stage's size cannot be known (a compressor's output fed to another
      * compressor, variable-length elements) its output is bounded by {@code cap}.
      */
-    public static CodecPipeline of(List<? extends Codec> encodeOrder, ChunkSpec chunk, int cap)
-            throws CodecException {
+    public static CodecPipeline of(List<? extends Codec> encodeOrder, ChunkSpec chunk, int cap) throws CodecException {
         Stages s = Stages.split(encodeOrder);
         // the array each array codec decodes to, then the one the serializer sees
         List<ChunkSpec> specs = new ArrayList<>();
@@ -86,8 +87,11 @@ public final class CodecPipeline {
     }
 
     /** A chain whose stages before the last are all bounded by {@code innerLimit} (Zarr v2: no widths known). */
-    static CodecPipeline withInnerLimit(List<ArrayArrayCodec> arrayArray, ArrayBytesCodec arrayBytes,
-            List<BytesBytesCodec> bytesBytes, int innerLimit) {
+    static CodecPipeline withInnerLimit(
+            List<ArrayArrayCodec> arrayArray,
+            ArrayBytesCodec arrayBytes,
+            List<BytesBytesCodec> bytesBytes,
+            int innerLimit) {
         int n = arrayArray.size() + bytesBytes.size() + (arrayBytes instanceof RawBytesCodec ? 0 : 1);
         int[] limits = new int[n];
         java.util.Arrays.fill(limits, innerLimit);
@@ -184,8 +188,8 @@ public final class CodecPipeline {
         }
 
         private CodecException misplaced(int i, int n, Codec c, String where) {
-            return new CodecException("codec " + (i + 1) + " of " + n + " (" + c.getClass().getSimpleName()
-                    + ") is " + CodecKind.of(c) + " " + where);
+            return new CodecException("codec " + (i + 1) + " of " + n + " ("
+                    + c.getClass().getSimpleName() + ") is " + CodecKind.of(c) + " " + where);
         }
     }
 }

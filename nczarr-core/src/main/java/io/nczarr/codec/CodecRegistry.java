@@ -1,9 +1,7 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.UnknownCodecException;
-
 import io.nczarr.error.CodecException;
-
+import io.nczarr.error.UnknownCodecException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,7 +3,6 @@ package io.nczarr.codec;
 import io.nczarr.dtype.InvalidDtypeException;
 import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.CodecException;
-
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +10,7 @@ import java.util.Arrays;
 
 /** Small helpers shared by the codecs. */
 final class CodecSupport {
-    private CodecSupport() {
-    }
+    private CodecSupport() {}
 
     /**
      * Drains a decompressing stream into a bounded, growable buffer: the result can never pass
@@ -21,8 +19,8 @@ final class CodecSupport {
     static byte[] drain(String id, InputStream in, int limit, long sizeHint) throws CodecException {
         // limit is normally the chunk's decoded size: allocate it at once (an exact fit needs no
         // copy) unless it is huge, then start from the hint and grow up to limit
-        int hint = limit <= (64 << 20) ? limit
-                : (int) Math.min(limit, Math.max(64L << 20, sizeHint < 0 ? 0 : sizeHint));
+        int hint =
+                limit <= (64 << 20) ? limit : (int) Math.min(limit, Math.max(64L << 20, sizeHint < 0 ? 0 : sizeHint));
         try (in) {
             byte[] buf = new byte[Math.max(0, hint)];
             int n = 0;
@@ -64,20 +62,19 @@ final class CodecSupport {
     }
 
     static CodecException tooLarge(String id, long declared, int limit) {
-        return new CodecException(id + ": declared decoded size " + declared + " exceeds the expected "
-                + limit + " bytes");
+        return new CodecException(
+                id + ": declared decoded size " + declared + " exceeds the expected " + limit + " bytes");
     }
 
     /** A filter's {@code dtype} and {@code astype} (astype defaults to dtype); both must be numeric. */
-    record DtypePair(NumpyDtype dtype, NumpyDtype astype) {
-    }
+    record DtypePair(NumpyDtype dtype, NumpyDtype astype) {}
 
     static DtypePair numericDtypes(CodecConfig c) throws CodecException {
         NumpyDtype dtype = dtypeParam(c, "dtype");
         NumpyDtype astype = c.stringParam("astype", null) == null ? dtype : dtypeParam(c, "astype");
         if (!dtype.isNumeric() || !astype.isNumeric()) {
-            throw new CodecException("codec '" + c.id() + "': numeric dtypes needed, got " + dtype.str() + " / "
-                    + astype.str());
+            throw new CodecException(
+                    "codec '" + c.id() + "': numeric dtypes needed, got " + dtype.str() + " / " + astype.str());
         }
         return new DtypePair(dtype, astype);
     }

@@ -40,8 +40,8 @@ final class Elements {
             throw new CodecException(codecId + ": dtype " + dtype.str() + " has no fixed element size");
         }
         if (nbytes % itemsize != 0) {
-            throw new CodecException(codecId + ": buffer of " + nbytes + " bytes is not a whole number of "
-                    + dtype.str() + " elements");
+            throw new CodecException(
+                    codecId + ": buffer of " + nbytes + " bytes is not a whole number of " + dtype.str() + " elements");
         }
         return nbytes / itemsize;
     }

@@ -25,8 +25,8 @@ final class Fletcher32Codec implements BytesBytesCodec {
         if (stored != sum) {
             int reversed = ((sum & 0x00FF00FF) << 8) | ((sum >>> 8) & 0x00FF00FF);
             if (stored != reversed) {
-                throw new CodecException("fletcher32 checksum mismatch (stored 0x"
-                        + Integer.toHexString(stored) + ", computed 0x" + Integer.toHexString(sum) + ")");
+                throw new CodecException("fletcher32 checksum mismatch (stored 0x" + Integer.toHexString(stored)
+                        + ", computed 0x" + Integer.toHexString(sum) + ")");
             }
         }
         return java.util.Arrays.copyOf(encoded, n);

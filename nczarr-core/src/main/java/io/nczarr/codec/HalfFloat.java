@@ -2,8 +2,7 @@ package io.nczarr.codec;
 
 /** IEEE half precision conversions as NumPy does them (Java 17 has no Float.float16ToFloat). */
 final class HalfFloat {
-    private HalfFloat() {
-    }
+    private HalfFloat() {}
 
     static float toFloat(int h) {
         int sign = (h >>> 15) & 1;

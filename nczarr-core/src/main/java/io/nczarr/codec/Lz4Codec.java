@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;

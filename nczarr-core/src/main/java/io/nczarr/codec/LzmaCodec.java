@@ -1,8 +1,7 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.CodecException;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.error.CodecException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,8 +10,8 @@ import java.util.List;
 import org.tukaani.xz.DeltaOptions;
 import org.tukaani.xz.LZMA2InputStream;
 import org.tukaani.xz.LZMAInputStream;
-import org.tukaani.xz.XZInputStream;
 import org.tukaani.xz.UnsupportedOptionsException;
+import org.tukaani.xz.XZInputStream;
 
 /**
  * numcodecs {@code lzma} (Python's lzma module), via org.tukaani:xz.
@@ -35,13 +34,13 @@ final class LzmaCodec implements BytesBytesCodec {
     static final long FILTER_DELTA = 0x03L;
     static final int XZ_MEMORY_LIMIT_KIB = 80 * 1024;
     private static final int[] PRESET_DICT = {
-        1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 22, 1 << 23, 1 << 23, 1 << 24, 1 << 25, 1 << 26};
+        1 << 18, 1 << 20, 1 << 21, 1 << 22, 1 << 22, 1 << 23, 1 << 23, 1 << 24, 1 << 25, 1 << 26
+    };
 
     private final int format;
     private final List<Filter> filters;
 
-    private record Filter(long id, int dictSize, int lc, int lp, int pb, int dist) {
-    }
+    private record Filter(long id, int dictSize, int lc, int lp, int pb, int dist) {}
 
     LzmaCodec(int format, List<Filter> filters) {
         this.format = format;

@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.util.Objects;
 
 /** {@link CodecFactory#of}: an id and the function that builds its codecs. */

@@ -12,8 +12,7 @@ public final class RawBytesCodec implements ArrayBytesCodec {
     /** The one instance: it has no parameters. */
     public static final RawBytesCodec INSTANCE = new RawBytesCodec();
 
-    private RawBytesCodec() {
-    }
+    private RawBytesCodec() {}
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {

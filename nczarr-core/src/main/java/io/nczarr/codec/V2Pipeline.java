@@ -18,8 +18,7 @@ import java.util.List;
  * (8 bytes per element) for the steps before it.
  */
 public final class V2Pipeline {
-    private V2Pipeline() {
-    }
+    private V2Pipeline() {}
 
     /** Creates the codec of one {@code .zarray} entry (the caller adds its own error context). */
     @FunctionalInterface
@@ -36,8 +35,14 @@ public final class V2Pipeline {
      * @param callerParsesVlenUtf8 leave {@code vlen-utf8} out: the caller parses (and checks) the
      *     items itself, so running it would only validate every chunk twice
      */
-    public static CodecPipeline build(CodecConfig compressor, List<CodecConfig> filters, CodecSource codecs,
-            long chunkElements, long chunkBytes, boolean callerParsesVlenUtf8) throws IOException {
+    public static CodecPipeline build(
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            CodecSource codecs,
+            long chunkElements,
+            long chunkBytes,
+            boolean callerParsesVlenUtf8)
+            throws IOException {
         // created in decode order, as the chunk reader always did, so the first bad entry reported is the same
         List<Codec> decodeOrder = new ArrayList<>();
         if (compressor != null) {
@@ -79,7 +84,7 @@ public final class V2Pipeline {
             }
             bytes.add(c instanceof BytesBytesCodec bb ? bb : new ArrayCodecOnBytes(c));
         }
-        return CodecPipeline.withInnerLimit(arrays, serializer == null ? RawBytesCodec.INSTANCE : serializer,
-                bytes, innerLimit);
+        return CodecPipeline.withInnerLimit(
+                arrays, serializer == null ? RawBytesCodec.INSTANCE : serializer, bytes, innerLimit);
     }
 }

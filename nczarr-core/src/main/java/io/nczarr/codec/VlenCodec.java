@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -40,9 +39,12 @@ final class VlenCodec implements ArrayBytesCodec {
         if (n * 4 > b.length - 4L) {
             throw new CodecException(id + ": corrupt data (" + n + " items cannot fit in " + b.length + " bytes)");
         }
-        var dec = utf8 ? StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT) : null;
+        var dec = utf8
+                ? StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                : null;
         int p = 4;
         for (long i = 0; i < n; i++) {
             if (b.length - p < 4) {

@@ -1,7 +1,6 @@
 package io.nczarr.codec;
 
 import io.nczarr.error.CodecException;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -176,7 +175,10 @@ final class XzContainer {
         checkCrc32(indexStart, pos);
         // footer: CRC32, backward size, flags, "YZ"
         need(12);
-        if (in[pos + 10] != 'Y' || in[pos + 11] != 'Z' || in[pos + 8] != in[flagsAt] || in[pos + 9] != in[flagsAt + 1]) {
+        if (in[pos + 10] != 'Y'
+                || in[pos + 11] != 'Z'
+                || in[pos + 8] != in[flagsAt]
+                || in[pos + 9] != in[flagsAt + 1]) {
             throw corrupt("stream footer");
         }
         pos += 12;

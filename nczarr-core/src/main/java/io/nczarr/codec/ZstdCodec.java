@@ -1,10 +1,9 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.CodecException;
-
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import io.nczarr.error.CodecException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 

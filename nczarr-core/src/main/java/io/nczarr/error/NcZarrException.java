@@ -60,8 +60,8 @@ public class NcZarrException extends IOException {
      * type (a chunk decode failure stays a {@link CodecException} up to the user).
      */
     public NcZarrException withContext(String dataset, String key, String variable) {
-        return new NcZarrException(or(this.dataset, dataset), or(this.key, key), or(this.variable, variable),
-                detail, this);
+        return new NcZarrException(
+                or(this.dataset, dataset), or(this.key, key), or(this.variable, variable), detail, this);
     }
 
     protected static String or(String mine, String given) {

@@ -22,8 +22,8 @@ public class StoreException extends NcZarrException {
         this(dataset, key, null, detail, retryable, cause);
     }
 
-    public StoreException(String dataset, String key, String variable, String detail, boolean retryable,
-            Throwable cause) {
+    public StoreException(
+            String dataset, String key, String variable, String detail, boolean retryable, Throwable cause) {
         super(dataset, key, variable, detail, cause);
         this.retryable = retryable;
     }
@@ -35,7 +35,7 @@ public class StoreException extends NcZarrException {
 
     @Override
     public StoreException withContext(String dataset, String key, String variable) {
-        return new StoreException(or(dataset(), dataset), or(key(), key), or(variable(), variable), detail(),
-                retryable, this);
+        return new StoreException(
+                or(dataset(), dataset), or(key(), key), or(variable(), variable), detail(), retryable, this);
     }
 }

@@ -21,7 +21,7 @@ public class UnknownCodecException extends UnsupportedFeatureException {
 
     @Override
     public UnknownCodecException withContext(String dataset, String key, String variable) {
-        return new UnknownCodecException(or(dataset(), dataset), or(key(), key), or(variable(), variable), codecId,
-                this);
+        return new UnknownCodecException(
+                or(dataset(), dataset), or(key(), key), or(variable(), variable), codecId, this);
     }
 }

@@ -13,8 +13,8 @@ public class UnsupportedFeatureException extends NcZarrException {
         this(null, null, null, feature, detail, null);
     }
 
-    public UnsupportedFeatureException(String dataset, String key, String variable, String feature, String detail,
-            Throwable cause) {
+    public UnsupportedFeatureException(
+            String dataset, String key, String variable, String feature, String detail, Throwable cause) {
         super(dataset, key, variable, detail, cause);
         this.feature = feature;
     }
@@ -26,7 +26,7 @@ public class UnsupportedFeatureException extends NcZarrException {
 
     @Override
     public UnsupportedFeatureException withContext(String dataset, String key, String variable) {
-        return new UnsupportedFeatureException(or(dataset(), dataset), or(key(), key), or(variable(), variable),
-                feature, detail(), this);
+        return new UnsupportedFeatureException(
+                or(dataset(), dataset), or(key(), key), or(variable(), variable), feature, detail(), this);
     }
 }

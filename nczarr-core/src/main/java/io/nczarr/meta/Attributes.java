@@ -1,16 +1,12 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
-import io.nczarr.dtype.NumpyDtype;
-
-import io.nczarr.model.ElementType;
-import io.nczarr.model.NcType;
-
-import io.nczarr.model.Attr;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.dtype.NumpyDtype;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.Attr;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.NcType;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,14 +15,17 @@ import java.util.Map;
 
 /** Turns {@code .zattrs} JSON into typed attributes: by an NCZarr types map, or inferred from JSON. */
 final class Attributes {
-    private Attributes() {
-    }
+    private Attributes() {}
 
     /** Reader-internal keys never shown as attributes. */
     static boolean isInternal(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        return lower.startsWith("_nczarr") || name.equals("_ARRAY_DIMENSIONS") || name.equals("_NCProperties")
-                || name.equals("_Netcdf4Dimid") || name.equals("_Netcdf4Coordinates") || name.equals("_IsNetcdf4")
+        return lower.startsWith("_nczarr")
+                || name.equals("_ARRAY_DIMENSIONS")
+                || name.equals("_NCProperties")
+                || name.equals("_Netcdf4Dimid")
+                || name.equals("_Netcdf4Coordinates")
+                || name.equals("_IsNetcdf4")
                 || name.equals("_SuperblockVersion");
     }
 

@@ -1,9 +1,8 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.HashMap;
@@ -22,6 +21,7 @@ import java.util.concurrent.Executor;
 final class ConsolidatedMetadata implements MetadataSource {
     /** Non-Zarr keys (NCZarr 1.0 {@code .ncz*}) are read through the ordinary, cached source. */
     private final MetadataSource others;
+
     private final Map<String, ObjectNode> objects = new HashMap<>();
     private final Map<String, TreeSet<String>> children = new HashMap<>();
 
@@ -44,7 +44,8 @@ final class ConsolidatedMetadata implements MetadataSource {
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!e.getValue().isObject()) {
-                throw new MetadataException(store.location(), ".zmetadata", "entry '" + e.getKey() + "' is not an object");
+                throw new MetadataException(
+                        store.location(), ".zmetadata", "entry '" + e.getKey() + "' is not an object");
             }
             String key = e.getKey();
             if (!io.nczarr.store.StoreKeys.isSafe(key)) {
@@ -66,8 +67,12 @@ final class ConsolidatedMetadata implements MetadataSource {
     }
 
     private static boolean isZarrMetadataKey(String key) {
-        return key.equals(".zgroup") || key.equals(".zarray") || key.equals(".zattrs")
-                || key.endsWith("/.zgroup") || key.endsWith("/.zarray") || key.endsWith("/.zattrs");
+        return key.equals(".zgroup")
+                || key.equals(".zarray")
+                || key.equals(".zattrs")
+                || key.endsWith("/.zgroup")
+                || key.endsWith("/.zarray")
+                || key.endsWith("/.zattrs");
     }
 
     @Override

@@ -1,19 +1,15 @@
 package io.nczarr.meta;
 
-import io.nczarr.dtype.NumpyDtype;
-
-import io.nczarr.model.NcType;
-
-import io.nczarr.model.ElementType;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.dtype.NumpyDtype;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.NcType;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** What a missing chunk reads as, and the typed {@code _FillValue} attribute. */
 final class FillValues {
-    private FillValues() {
-    }
+    private FillValues() {}
 
     /**
      * Parses a Zarr {@code fill_value} for an element type: a boxed value of the variable's type,

@@ -1,21 +1,19 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.Optional;
 
 /** JSON as netcdf-c and zarr-python write it (4.9.0 writes bare {@code NaN}/{@code Infinity} tokens). */
 public final class Json {
-    private Json() {
-    }
+    private Json() {}
 
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)

@@ -1,16 +1,14 @@
 package io.nczarr.meta;
 
-import io.nczarr.model.NcType;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.model.NcType;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Locale;
 
 /** Converts JSON values (numbers, NaN spellings, booleans) to typed netCDF values. */
 final class JsonValues {
-    private JsonValues() {
-    }
+    private JsonValues() {}
 
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
@@ -72,8 +70,11 @@ final class JsonValues {
             throw new IllegalArgumentException(n + " is not a valid " + type.cdlName() + " value");
         }
         int bits = type.size() * 8;
-        BigInteger min = type.isUnsigned() ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
-        BigInteger max = type.isUnsigned() ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+        BigInteger min = type.isUnsigned()
+                ? BigInteger.ZERO
+                : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        BigInteger max = type.isUnsigned()
+                ? BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
                 : BigInteger.ONE.shiftLeft(bits - 1).subtract(BigInteger.ONE);
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
             throw new IllegalArgumentException(n + " is out of range for " + type.cdlName());

@@ -1,13 +1,10 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
-import io.nczarr.model.GroupModel;
-
-import io.nczarr.model.DatasetModel;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.DatasetModel;
+import io.nczarr.model.GroupModel;
 import io.nczarr.store.Store;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -16,8 +13,7 @@ import java.util.concurrent.Executor;
 
 /** Entry point of the metadata layer: store -> {@link DatasetModel}. Decides NCZarr vs pure Zarr. */
 public final class MetadataReader {
-    private MetadataReader() {
-    }
+    private MetadataReader() {}
 
     /**
      * Reads the whole hierarchy.
@@ -28,7 +24,8 @@ public final class MetadataReader {
      * @throws MetadataException naming the dataset and key when anything is malformed, or when
      *     the store is not a Zarr dataset at all
      */
-    public static DatasetModel read(Store store, DatasetUrl.Format format, boolean xarrayDimensions) throws IOException {
+    public static DatasetModel read(Store store, DatasetUrl.Format format, boolean xarrayDimensions)
+            throws IOException {
         return read(store, format, xarrayDimensions, null);
     }
 
@@ -37,14 +34,16 @@ public final class MetadataReader {
      * prefetcher} (worth it for remote stores: an open then costs a few round trips instead of two per
      * variable); {@code null} reads one object at a time.
      */
-    public static DatasetModel read(Store store, DatasetUrl.Format format, boolean xarrayDimensions,
-            Executor prefetcher) throws IOException {
+    public static DatasetModel read(
+            Store store, DatasetUrl.Format format, boolean xarrayDimensions, Executor prefetcher) throws IOException {
         String dataset = store.location();
         MetadataSource meta = ConsolidatedMetadata.open(store, prefetcher).orElse(MetadataSource.of(store, prefetcher));
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
             if (meta.object(".zarray").isPresent()) {
-                throw new MetadataException(dataset, ".zarray",
+                throw new MetadataException(
+                        dataset,
+                        ".zarray",
                         "the dataset root is a single array; only datasets with a root group (.zgroup) are supported");
             }
             throw new MetadataException(dataset, ".zgroup", "not a Zarr/NCZarr dataset: no .zgroup at the root");

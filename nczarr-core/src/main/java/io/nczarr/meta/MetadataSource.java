@@ -23,8 +23,7 @@ interface MetadataSource {
      * A hint that these objects will be read soon: a remote source may start fetching them
      * concurrently. Only keys that will certainly be read belong here (no extra requests).
      */
-    default void prefetch(Collection<String> keys) {
-    }
+    default void prefetch(Collection<String> keys) {}
 
     /** The keys {@code prefix/child/object} for every child and object, e.g. each variable's .zarray and .zattrs. */
     static List<String> objectsOf(String prefix, Collection<String> children, String... objects) {

@@ -1,21 +1,14 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
-import io.nczarr.model.ElementType;
-
-import io.nczarr.model.ArrayMeta;
-
-import io.nczarr.model.Attr;
-
-import io.nczarr.model.Dim;
-
-import io.nczarr.model.VarModel;
-
-import io.nczarr.model.GroupModel;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.Attr;
+import io.nczarr.model.Dim;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.GroupModel;
+import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -44,9 +37,14 @@ final class NcZarrReader {
     }
 
     /** One group's NCZarr metadata before variables are built. */
-    private record GroupInfo(String name, String path, String key, List<Dim> dims, List<Attr> attrs,
-                             List<String> varNames, List<GroupInfo> groups) {
-    }
+    private record GroupInfo(
+            String name,
+            String path,
+            String key,
+            List<Dim> dims,
+            List<Attr> attrs,
+            List<String> varNames,
+            List<GroupInfo> groups) {}
 
     GroupModel read() throws IOException {
         GroupInfo root = readGroupInfo("", "/", "");
@@ -85,7 +83,8 @@ final class NcZarrReader {
             if (zgroup == null) {
                 throw new MetadataException(dataset, zgroupKey, "group '" + path + "' is listed but has no .zgroup");
             }
-            throw new MetadataException(dataset, zgroupKey, "no NCZarr group metadata (_nczarr_group) for group '" + path + "'");
+            throw new MetadataException(
+                    dataset, zgroupKey, "no NCZarr group metadata (_nczarr_group) for group '" + path + "'");
         }
         if (!groupMeta.isObject()) {
             throw new MetadataException(dataset, where, "_nczarr_group is not an object");
@@ -203,8 +202,11 @@ final class NcZarrReader {
 
     private VarModel readVariable(String name, String key) throws IOException {
         String zarrayKey = StoreKeys.join(key, ".zarray");
-        ObjectNode zarray = meta.object(zarrayKey).orElseThrow(() -> new MetadataException(dataset, zarrayKey,
-                "variable '" + name + "' is listed in its group's NCZarr metadata but has no " + zarrayKey));
+        ObjectNode zarray = meta.object(zarrayKey)
+                .orElseThrow(() -> new MetadataException(
+                        dataset,
+                        zarrayKey,
+                        "variable '" + name + "' is listed in its group's NCZarr metadata but has no " + zarrayKey));
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
         ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray);
 
@@ -221,7 +223,8 @@ final class NcZarrReader {
             }
         }
         if (varMeta == null || !varMeta.isObject()) {
-            throw new MetadataException(dataset, zarrayKey, "no NCZarr array metadata (_nczarr_array) for variable '" + name + "'");
+            throw new MetadataException(
+                    dataset, zarrayKey, "no NCZarr array metadata (_nczarr_array) for variable '" + name + "'");
         }
         JsonNode storage = varMeta.get("storage");
         JsonNode scalarFlag = varMeta.get("scalar");
@@ -237,26 +240,37 @@ final class NcZarrReader {
                 n *= s;
             }
             if (n != 1) {
-                throw new MetadataException(dataset, zarrayKey, "scalar variable '" + name + "' has shape "
-                        + java.util.Arrays.toString(array.shape()));
+                throw new MetadataException(
+                        dataset,
+                        zarrayKey,
+                        "scalar variable '" + name + "' has shape " + java.util.Arrays.toString(array.shape()));
             }
             shape = new long[0];
         } else {
-            List<String> refs = names(where, either((ObjectNode) varMeta, "dimension_references", "dimrefs"), "dimrefs");
+            List<String> refs =
+                    names(where, either((ObjectNode) varMeta, "dimension_references", "dimrefs"), "dimrefs");
             if (refs.size() != array.shape().length) {
-                throw new MetadataException(dataset, where, "dimrefs: " + refs.size() + " dimension references for a "
-                        + array.shape().length + "-d array");
+                throw new MetadataException(
+                        dataset,
+                        where,
+                        "dimrefs: " + refs.size() + " dimension references for a " + array.shape().length + "-d array");
             }
             for (int i = 0; i < refs.size(); i++) {
                 String ref = refs.get(i).startsWith("/") ? refs.get(i) : "/" + refs.get(i);
                 Dim d = allDims.get(ref);
                 if (d == null) {
-                    throw new MetadataException(dataset, where, "dimrefs: dimension '" + refs.get(i)
-                            + "' of variable '" + name + "' is not defined by any group");
+                    throw new MetadataException(
+                            dataset,
+                            where,
+                            "dimrefs: dimension '" + refs.get(i) + "' of variable '" + name
+                                    + "' is not defined by any group");
                 }
                 if (d.length() != array.shape()[i]) {
-                    throw new MetadataException(dataset, zarrayKey, "dimension " + ref + " has length " + d.length()
-                            + " but the array shape is " + java.util.Arrays.toString(array.shape()));
+                    throw new MetadataException(
+                            dataset,
+                            zarrayKey,
+                            "dimension " + ref + " has length " + d.length() + " but the array shape is "
+                                    + java.util.Arrays.toString(array.shape()));
                 }
                 dimPaths.add(ref);
             }
@@ -273,7 +287,8 @@ final class NcZarrReader {
         }
         String zattrsKey = StoreKeys.join(key, ".zattrs");
         List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, types);
-        Attr fillAttr = VariableBuilder.fillAttribute(dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
+        Attr fillAttr = VariableBuilder.fillAttribute(
+                dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
         Object fill = fillAttr != null
                 ? FillValues.attributeValue(zattrs.get("_FillValue"), et.ncType())
                 : VariableBuilder.zarrayFill(dataset, zarrayKey, array, et);

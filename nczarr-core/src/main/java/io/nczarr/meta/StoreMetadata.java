@@ -24,6 +24,7 @@ final class StoreMetadata implements MetadataSource {
     private final Store store;
     /** The store's request pool when it wants requests in flight (S3); else {@code null}: no prefetch. */
     private final Executor prefetcher;
+
     private final Map<String, CompletableFuture<Optional<ObjectNode>>> objects = new ConcurrentHashMap<>();
     private final Map<String, List<String>> listings = new ConcurrentHashMap<>();
 

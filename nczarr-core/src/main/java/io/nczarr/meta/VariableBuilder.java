@@ -1,27 +1,22 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
-import io.nczarr.model.NcType;
-
-import io.nczarr.model.ElementType;
-
-import io.nczarr.model.ArrayMeta;
-
-import io.nczarr.model.Attr;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.Attr;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.NcType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** What NCZarr and pure Zarr variables have in common: dtype mapping, fill value, attributes. */
 final class VariableBuilder {
-    private VariableBuilder() {
-    }
+    private VariableBuilder() {}
 
-    static ElementType elementType(String dataset, String key, ArrayMeta array, boolean nczarr) throws MetadataException {
+    static ElementType elementType(String dataset, String key, ArrayMeta array, boolean nczarr)
+            throws MetadataException {
         ElementType et = ElementType.of(array.dtype(), nczarr);
         if (et == null) {
             throw new MetadataException(dataset, key, "dtype: unsupported dtype '" + array.dtype() + "'");
@@ -29,7 +24,8 @@ final class VariableBuilder {
         if (et.layout() == ElementType.Layout.VLEN_UTF8) {
             boolean vlen = array.filters().stream().anyMatch(f -> f.id().equals("vlen-utf8"));
             if (!vlen) {
-                throw new MetadataException(dataset, key, "dtype: object dtype '|O' without a vlen-utf8 filter is not supported");
+                throw new MetadataException(
+                        dataset, key, "dtype: object dtype '|O' without a vlen-utf8 filter is not supported");
             }
         }
         return et;

@@ -1,21 +1,14 @@
 package io.nczarr.meta;
 
-import io.nczarr.error.MetadataException;
-
-import io.nczarr.model.ElementType;
-
-import io.nczarr.model.ArrayMeta;
-
-import io.nczarr.model.Attr;
-
-import io.nczarr.model.Dim;
-
-import io.nczarr.model.VarModel;
-
-import io.nczarr.model.GroupModel;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.Attr;
+import io.nczarr.model.Dim;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.GroupModel;
+import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -48,8 +41,8 @@ final class ZarrReader {
     GroupModel read() throws IOException {
         GroupModel root = readGroup("", "/", "");
         List<Dim> dims = new ArrayList<>(rootDims.values());
-        return new GroupModel(root.name(), root.path(), root.key(), dims, root.attributes(), root.variables(),
-                root.groups());
+        return new GroupModel(
+                root.name(), root.path(), root.key(), dims, root.attributes(), root.variables(), root.groups());
     }
 
     private GroupModel readGroup(String name, String path, String key) throws IOException {
@@ -59,8 +52,8 @@ final class ZarrReader {
         List<GroupModel> groups = new ArrayList<>();
         List<String> children = meta.children(key);
         // every child's .zarray is looked at, and .zattrs is read for arrays and groups alike
-        meta.prefetch(MetadataSource.objectsOf(key,
-                children.stream().filter(c -> !c.startsWith(".")).toList(), ".zarray", ".zattrs"));
+        meta.prefetch(MetadataSource.objectsOf(
+                key, children.stream().filter(c -> !c.startsWith(".")).toList(), ".zarray", ".zattrs"));
         for (String child : children) {
             if (child.startsWith(".")) {
                 continue;
@@ -96,8 +89,11 @@ final class ZarrReader {
                 rootDims.put(dn, new Dim(dn, shape[i], false));
                 dimOrigin.put(dn, key);
             } else if (prev.length() != shape[i]) {
-                throw new MetadataException(dataset, zarrayKey, "dimension '" + dn + "' has length " + shape[i]
-                        + " here but " + prev.length() + " in " + dimOrigin.get(dn));
+                throw new MetadataException(
+                        dataset,
+                        zarrayKey,
+                        "dimension '" + dn + "' has length " + shape[i] + " here but " + prev.length() + " in "
+                                + dimOrigin.get(dn));
             }
             dimPaths.add("/" + dn);
         }
@@ -113,7 +109,8 @@ final class ZarrReader {
                 fillAttr = new Attr("_FillValue", et.ncType(), VariableBuilder.boxedToArray(fill, et.ncType()));
             }
         }
-        return new VarModel(name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+        return new VarModel(
+                name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
     }
 
     /** xarray's names if usable: a list of strings of the array's rank ({@code null} otherwise). */

@@ -1,10 +1,9 @@
 package io.nczarr.model;
 
-import io.nczarr.error.MetadataException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.dtype.NumpyDtype;
+import io.nczarr.error.MetadataException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,8 +20,15 @@ import java.util.List;
  * @param filters filters in encode order (decode applies them in reverse)
  * @param separator chunk key separator, {@code "."} or {@code "/"}
  */
-public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode fillValue, boolean fortranOrder,
-                        CodecConfig compressor, List<CodecConfig> filters, String separator) {
+public record ArrayMeta(
+        long[] shape,
+        int[] chunks,
+        NumpyDtype dtype,
+        JsonNode fillValue,
+        boolean fortranOrder,
+        CodecConfig compressor,
+        List<CodecConfig> filters,
+        String separator) {
 
     /** Largest decoded chunk accepted: a chunk is held in memory whole while it is copied out. */
     public static final long MAX_CHUNK_BYTES = 1L << 30;
@@ -52,14 +58,17 @@ public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode f
                 throw new MetadataException(dataset, key, "shape: negative dimension length " + s);
             }
             if (s != 0 && total > Long.MAX_VALUE / s) {
-                throw new MetadataException(dataset, key, "shape: " + json.get("shape") + " has more than 2^63 elements");
+                throw new MetadataException(
+                        dataset, key, "shape: " + json.get("shape") + " has more than 2^63 elements");
             }
             total *= s;
         }
         long[] chunkLongs = longs(dataset, key, json, "chunks");
         if (chunkLongs.length != shape.length) {
-            throw new MetadataException(dataset, key, "chunks: shape has " + shape.length
-                    + " dimensions but chunks has " + chunkLongs.length);
+            throw new MetadataException(
+                    dataset,
+                    key,
+                    "chunks: shape has " + shape.length + " dimensions but chunks has " + chunkLongs.length);
         }
         int[] chunks = new int[chunkLongs.length];
         for (int i = 0; i < chunks.length; i++) {
@@ -70,8 +79,11 @@ public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode f
         }
         JsonNode dt = json.get("dtype");
         if (dt == null || !dt.isTextual()) {
-            throw new MetadataException(dataset, key, "dtype: missing or not a string"
-                    + (dt != null && dt.isArray() ? " (structured dtypes are not supported)" : ""));
+            throw new MetadataException(
+                    dataset,
+                    key,
+                    "dtype: missing or not a string"
+                            + (dt != null && dt.isArray() ? " (structured dtypes are not supported)" : ""));
         }
         NumpyDtype dtype = NumpyDtype.parseOrNull(dt.textValue());
         if (dtype == null) {
@@ -86,8 +98,10 @@ public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode f
         }
         chunkBytes *= Math.max(1, dtype.length());
         if (chunkBytes > MAX_CHUNK_BYTES) {
-            throw new MetadataException(dataset, key, "chunks: one chunk of " + json.get("chunks")
-                    + " would exceed " + MAX_CHUNK_BYTES + " bytes");
+            throw new MetadataException(
+                    dataset,
+                    key,
+                    "chunks: one chunk of " + json.get("chunks") + " would exceed " + MAX_CHUNK_BYTES + " bytes");
         }
         JsonNode orderNode = json.get("order");
         String order = orderNode == null || orderNode.isNull() ? "C" : orderNode.asText();
@@ -114,8 +128,15 @@ public record ArrayMeta(long[] shape, int[] chunks, NumpyDtype dtype, JsonNode f
                 filters.add(codec(dataset, key, "filters", f, dtype));
             }
         }
-        return new ArrayMeta(shape, chunks, dtype, json.get("fill_value"), order.equals("F"), compressor,
-                Collections.unmodifiableList(filters), sep);
+        return new ArrayMeta(
+                shape,
+                chunks,
+                dtype,
+                json.get("fill_value"),
+                order.equals("F"),
+                compressor,
+                Collections.unmodifiableList(filters),
+                sep);
     }
 
     private static CodecConfig codec(String dataset, String key, String field, JsonNode node, NumpyDtype dtype)

@@ -6,5 +6,4 @@ package io.nczarr.model;
  * @param location the dataset location for messages
  * @param conventions which metadata conventions were read ("NCZarr 2.0.0", "NCZarr 1.0.0", "Zarr v2")
  */
-public record DatasetModel(String location, String conventions, GroupModel root) {
-}
+public record DatasetModel(String location, String conventions, GroupModel root) {}

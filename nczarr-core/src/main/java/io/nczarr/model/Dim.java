@@ -1,5 +1,4 @@
 package io.nczarr.model;
 
 /** A shared dimension defined in a group. */
-public record Dim(String name, long length, boolean unlimited) {
-}
+public record Dim(String name, long length, boolean unlimited) {}

@@ -1,7 +1,6 @@
 package io.nczarr.model;
 
 import io.nczarr.dtype.NumpyDtype;
-
 import java.nio.ByteOrder;
 
 /**
@@ -41,13 +40,15 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
                 if (dt.length() == 1) {
                     return new ElementType(NcType.CHAR, Layout.NUMERIC, 1, ByteOrder.LITTLE_ENDIAN);
                 }
-                return dt.length() == 0 ? null
+                return dt.length() == 0
+                        ? null
                         : new ElementType(NcType.STRING, Layout.FIXED_BYTES, dt.itemsize(), dt.order());
             case 'U':
                 if (nczarr && dt.length() == 1) {
                     return new ElementType(NcType.CHAR, Layout.NUMERIC, 1, ByteOrder.LITTLE_ENDIAN);
                 }
-                return dt.length() == 0 ? null
+                return dt.length() == 0
+                        ? null
                         : new ElementType(NcType.STRING, Layout.FIXED_UNICODE, dt.itemsize(), dt.order());
             case 'O':
                 return new ElementType(NcType.STRING, Layout.VLEN_UTF8, 0, ByteOrder.LITTLE_ENDIAN);
@@ -63,23 +64,34 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
                 return NcType.UBYTE;
             case 'i':
                 switch (dt.itemsize()) {
-                    case 1: return NcType.BYTE;
-                    case 2: return NcType.SHORT;
-                    case 4: return NcType.INT;
-                    default: return NcType.INT64;
+                    case 1:
+                        return NcType.BYTE;
+                    case 2:
+                        return NcType.SHORT;
+                    case 4:
+                        return NcType.INT;
+                    default:
+                        return NcType.INT64;
                 }
             case 'u':
                 switch (dt.itemsize()) {
-                    case 1: return NcType.UBYTE;
-                    case 2: return NcType.USHORT;
-                    case 4: return NcType.UINT;
-                    default: return NcType.UINT64;
+                    case 1:
+                        return NcType.UBYTE;
+                    case 2:
+                        return NcType.USHORT;
+                    case 4:
+                        return NcType.UINT;
+                    default:
+                        return NcType.UINT64;
                 }
             case 'f':
                 switch (dt.itemsize()) {
-                    case 4: return NcType.FLOAT;
-                    case 8: return NcType.DOUBLE;
-                    default: return null; // half precision has no netCDF type
+                    case 4:
+                        return NcType.FLOAT;
+                    case 8:
+                        return NcType.DOUBLE;
+                    default:
+                        return null; // half precision has no netCDF type
                 }
             default:
                 return null;

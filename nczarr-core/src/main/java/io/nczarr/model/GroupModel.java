@@ -9,6 +9,11 @@ import java.util.List;
  * @param path its full path ({@code "/"}, {@code "/g1"})
  * @param key its store prefix ({@code ""}, {@code "g1"})
  */
-public record GroupModel(String name, String path, String key, List<Dim> dimensions, List<Attr> attributes,
-                         List<VarModel> variables, List<GroupModel> groups) {
-}
+public record GroupModel(
+        String name,
+        String path,
+        String key,
+        List<Dim> dimensions,
+        List<Attr> attributes,
+        List<VarModel> variables,
+        List<GroupModel> groups) {}

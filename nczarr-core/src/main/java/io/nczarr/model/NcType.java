@@ -2,12 +2,18 @@ package io.nczarr.model;
 
 /** The netCDF-4 atomic types a variable or attribute can have. */
 public enum NcType {
-    BYTE("byte", 1, false), UBYTE("ubyte", 1, true),
-    SHORT("short", 2, false), USHORT("ushort", 2, true),
-    INT("int", 4, false), UINT("uint", 4, true),
-    INT64("int64", 8, false), UINT64("uint64", 8, true),
-    FLOAT("float", 4, false), DOUBLE("double", 8, false),
-    CHAR("char", 1, false), STRING("string", 0, false);
+    BYTE("byte", 1, false),
+    UBYTE("ubyte", 1, true),
+    SHORT("short", 2, false),
+    USHORT("ushort", 2, true),
+    INT("int", 4, false),
+    UINT("uint", 4, true),
+    INT64("int64", 8, false),
+    UINT64("uint64", 8, true),
+    FLOAT("float", 4, false),
+    DOUBLE("double", 8, false),
+    CHAR("char", 1, false),
+    STRING("string", 0, false);
 
     private final String cdlName;
     private final int size;
@@ -44,19 +50,32 @@ public enum NcType {
     /** netCDF's nc_type numbers, as NCZarr 1.0 writes attribute types ({@code "4"} = int). */
     public static NcType fromNcTypeNumber(int n) {
         switch (n) {
-            case 1: return BYTE;
-            case 2: return CHAR;
-            case 3: return SHORT;
-            case 4: return INT;
-            case 5: return FLOAT;
-            case 6: return DOUBLE;
-            case 7: return UBYTE;
-            case 8: return USHORT;
-            case 9: return UINT;
-            case 10: return INT64;
-            case 11: return UINT64;
-            case 12: return STRING;
-            default: return null;
+            case 1:
+                return BYTE;
+            case 2:
+                return CHAR;
+            case 3:
+                return SHORT;
+            case 4:
+                return INT;
+            case 5:
+                return FLOAT;
+            case 6:
+                return DOUBLE;
+            case 7:
+                return UBYTE;
+            case 8:
+                return USHORT;
+            case 9:
+                return UINT;
+            case 10:
+                return INT64;
+            case 11:
+                return UINT64;
+            case 12:
+                return STRING;
+            default:
+                return null;
         }
     }
 }

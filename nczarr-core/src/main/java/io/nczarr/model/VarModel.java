@@ -14,8 +14,15 @@ import java.util.List;
  * @param fill what a missing chunk reads as: a boxed value of the variable's type, or {@code null} for zeros
  * @param attributes user-visible attributes
  */
-public record VarModel(String name, String key, List<String> dimensions, long[] shape, ArrayMeta array,
-                       ElementType element, Object fill, List<Attr> attributes) {
+public record VarModel(
+        String name,
+        String key,
+        List<String> dimensions,
+        long[] shape,
+        ArrayMeta array,
+        ElementType element,
+        Object fill,
+        List<Attr> attributes) {
 
     public NcType type() {
         return element.ncType();

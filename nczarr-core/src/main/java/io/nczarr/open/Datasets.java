@@ -10,8 +10,7 @@ import java.io.IOException;
 
 /** Opening an NCZarr/Zarr dataset: URL → store → metadata → model, with the resources of the options. */
 public final class Datasets {
-    private Datasets() {
-    }
+    private Datasets() {}
 
     /** Parses a netcdf-c URL or path; a malformed one is an {@link NcZarrException} naming it. */
     public static DatasetUrl parse(String location) throws NcZarrException {
@@ -26,7 +25,10 @@ public final class Datasets {
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
         Store store = Stores.open(url, options.storeResources());
         try {
-            DatasetModel model = MetadataReader.read(store, url.format(), url.useXarrayDimensions(),
+            DatasetModel model = MetadataReader.read(
+                    store,
+                    url.format(),
+                    url.useXarrayDimensions(),
                     store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);
             return new OpenDataset(store, model, options);
         } catch (IOException | RuntimeException e) {

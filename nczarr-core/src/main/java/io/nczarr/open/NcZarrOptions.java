@@ -225,9 +225,11 @@ public final class NcZarrOptions implements AutoCloseable {
                 maxObjectBytes = number(MAX_OBJECT_BYTES, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, 1, Long.MAX_VALUE);
             }
             if (readPool == null) {
-                int decode = decodeThreads != null ? check(DECODE_THREADS, decodeThreads)
+                int decode = decodeThreads != null
+                        ? check(DECODE_THREADS, decodeThreads)
                         : (int) number(DECODE_THREADS, Runtime.getRuntime().availableProcessors(), 1, MAX_THREADS);
-                int requests = requestThreads != null ? check(REQUEST_THREADS, requestThreads)
+                int requests = requestThreads != null
+                        ? check(REQUEST_THREADS, requestThreads)
                         : (int) number(REQUEST_THREADS, DEFAULT_REQUEST_THREADS, 1, MAX_THREADS);
                 readPool = new ReadPool(decode, requests);
                 owned.add(readPool);

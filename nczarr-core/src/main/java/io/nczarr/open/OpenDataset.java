@@ -37,7 +37,8 @@ public final class OpenDataset implements Closeable {
 
     /** A reader of one variable's sections, on the read threads this store wants. */
     public ChunkReader reader(VarModel variable) {
-        return new ChunkReader(store, variable, options.codecs(), options.readPool().forStore(store));
+        return new ChunkReader(
+                store, variable, options.codecs(), options.readPool().forStore(store));
     }
 
     @Override

@@ -1,10 +1,7 @@
 package io.nczarr.s3;
 
-import java.io.Closeable;
 import io.nczarr.error.StoreException;
-import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkServiceException;
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -14,7 +11,10 @@ import java.util.Optional;
 import java.util.TreeSet;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -68,7 +68,8 @@ public final class S3Bucket implements Closeable {
      * @return empty when the object does not exist
      */
     public Optional<byte[]> get(String key, long maxBytes) throws IOException {
-        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key).build();
+        GetObjectRequest req =
+                GetObjectRequest.builder().bucket(bucket()).key(key).build();
         return fetch(key, req, maxBytes);
     }
 
@@ -83,8 +84,11 @@ public final class S3Bucket implements Closeable {
         }
         // "bytes=o-(o-1)" is not a range: ask for one byte and return none
         long last = offset + Math.max(1, length) - 1;
-        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key)
-                .range("bytes=" + offset + "-" + last).build();
+        GetObjectRequest req = GetObjectRequest.builder()
+                .bucket(bucket())
+                .key(key)
+                .range("bytes=" + offset + "-" + last)
+                .build();
         Optional<byte[]> b;
         try {
             b = fetch(key, req, Math.max(1, length));
@@ -101,8 +105,7 @@ public final class S3Bucket implements Closeable {
      * What one ranged read found: the bytes copied and the object's total length from the
      * response's {@code Content-Range} ({@code -1} if the server did not say).
      */
-    public record RangeRead(int bytes, long objectLength) {
-    }
+    public record RangeRead(int bytes, long objectLength) {}
 
     /**
      * Reads {@code len} bytes at {@code offset} of one object into {@code buf[off..]} with a single
@@ -117,8 +120,11 @@ public final class S3Bucket implements Closeable {
         if (offset < 0 || len <= 0 || off < 0 || off + len > buf.length) {
             throw new IllegalArgumentException("bad range " + offset + "+" + len);
         }
-        GetObjectRequest req = GetObjectRequest.builder().bucket(bucket()).key(key)
-                .range("bytes=" + offset + "-" + (offset + len - 1)).build();
+        GetObjectRequest req = GetObjectRequest.builder()
+                .bucket(bucket())
+                .key(key)
+                .range("bytes=" + offset + "-" + (offset + len - 1))
+                .build();
         try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
             GetObjectResponse r = in.response();
             long total = -1;
@@ -133,21 +139,28 @@ public final class S3Bucket implements Closeable {
                 start = Long.parseLong(m.group(1));
                 total = m.group(3).equals("*") ? -1 : Long.parseLong(m.group(3));
             } else if (offset != 0) {
-                throw new StoreException(null, url(key), "the server ignored the byte range (no Content-Range)", false, null);
+                throw new StoreException(
+                        null, url(key), "the server ignored the byte range (no Content-Range)", false, null);
             }
             if (start != offset) {
-                throw new StoreException(null, url(key), "asked for bytes from " + offset + ", got bytes from " + start, false, null);
+                throw new StoreException(
+                        null, url(key), "asked for bytes from " + offset + ", got bytes from " + start, false, null);
             }
             long avail = total >= 0 ? Math.min(len, total - offset) : len;
             Long declared = r.contentLength();
             if (declared != null && declared > len) {
                 in.abort();
-                throw new StoreException(null, url(key), declared + " bytes returned for a range of " + len, false, null);
+                throw new StoreException(
+                        null, url(key), declared + " bytes returned for a range of " + len, false, null);
             }
             int n = in.readNBytes(buf, off, (int) avail);
             if (n != avail) {
-                throw new StoreException(null, url(key), "short read at offset " + offset + ": " + n + " of " + avail
-                        + " bytes", true, null);
+                throw new StoreException(
+                        null,
+                        url(key),
+                        "short read at offset " + offset + ": " + n + " of " + avail + " bytes",
+                        true,
+                        null);
             }
             return new RangeRead(n, total);
         } catch (S3Exception e) {
@@ -171,7 +184,10 @@ public final class S3Bucket implements Closeable {
     public long length(String key) throws IOException {
         try {
             Long n = client.headObject(software.amazon.awssdk.services.s3.model.HeadObjectRequest.builder()
-                    .bucket(bucket()).key(key).build()).contentLength();
+                            .bucket(bucket())
+                            .key(key)
+                            .build())
+                    .contentLength();
             if (n == null) {
                 throw new StoreException(null, url(key), "HEAD gave no Content-Length", false, null);
             }
@@ -196,8 +212,13 @@ public final class S3Bucket implements Closeable {
             Long declared = in.response().contentLength();
             if (declared != null && declared > maxBytes) {
                 in.abort();
-                throw new StoreException(null, url(key), "object is " + declared + " bytes, more than the limit of "
-                        + maxBytes + " bytes for one object", false, null);
+                throw new StoreException(
+                        null,
+                        url(key),
+                        "object is " + declared + " bytes, more than the limit of " + maxBytes
+                                + " bytes for one object",
+                        false,
+                        null);
             }
             return Optional.of(readAll(key, in, maxBytes));
         } catch (S3Exception e) {
@@ -221,7 +242,12 @@ public final class S3Bucket implements Closeable {
         int cap = (int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 16);
         byte[] data = in.readNBytes(cap);
         if (data.length > maxBytes) {
-            throw new StoreException(null, url(key), "object is more than the limit of " + maxBytes + " bytes for one object", false, null);
+            throw new StoreException(
+                    null,
+                    url(key),
+                    "object is more than the limit of " + maxBytes + " bytes for one object",
+                    false,
+                    null);
         }
         return data;
     }
@@ -236,20 +262,24 @@ public final class S3Bucket implements Closeable {
         String token = null;
         try {
             do {
-                ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder().bucket(bucket()).prefix(prefix)
+                ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder()
+                        .bucket(bucket())
+                        .prefix(prefix)
                         .delimiter("/");
                 if (token != null) {
                     rb.continuationToken(token);
                 }
                 ListObjectsV2Response r = client.listObjectsV2(rb.build());
                 for (S3Object o : r.contents()) {
-                    String n = o.key().substring(Math.min(prefix.length(), o.key().length()));
+                    String n =
+                            o.key().substring(Math.min(prefix.length(), o.key().length()));
                     if (!n.isEmpty()) {
                         names.add(n);
                     }
                 }
                 for (CommonPrefix p : r.commonPrefixes()) {
-                    String n = p.prefix().substring(Math.min(prefix.length(), p.prefix().length()));
+                    String n = p.prefix()
+                            .substring(Math.min(prefix.length(), p.prefix().length()));
                     n = S3Location.trimSlashes(n);
                     if (!n.isEmpty()) {
                         names.add(n);
@@ -277,17 +307,21 @@ public final class S3Bucket implements Closeable {
     private StoreException error(String op, String key, SdkException e) {
         StringBuilder m = new StringBuilder("S3 ").append(op).append(" failed: ");
         if (e instanceof S3Exception s3) {
-            String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
+            String code =
+                    s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
             m.append("HTTP ").append(s3.statusCode());
             if (code != null) {
                 m.append(' ').append(code);
             }
             if (s3.statusCode() == 403) {
                 m.append(" (access denied");
-                m.append(settings.credentials() instanceof S3Credentials.Anonymous
-                        ? "; unsigned request: is the bucket public?)" : ")");
+                m.append(
+                        settings.credentials() instanceof S3Credentials.Anonymous
+                                ? "; unsigned request: is the bucket public?)"
+                                : ")");
             }
-            String msg = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorMessage();
+            String msg =
+                    s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorMessage();
             if (msg != null && !msg.isBlank()) {
                 m.append(": ").append(msg);
             }
@@ -326,8 +360,10 @@ public final class S3Bucket implements Closeable {
      * (already {@link StoreException}s), a missing object and an interrupt pass unchanged.
      */
     private IOException bodyFailure(String key, IOException e) {
-        if (e instanceof StoreException || e instanceof java.io.FileNotFoundException
-                || e instanceof InterruptedIOException || e instanceof RangeNotSatisfiable) {
+        if (e instanceof StoreException
+                || e instanceof java.io.FileNotFoundException
+                || e instanceof InterruptedIOException
+                || e instanceof RangeNotSatisfiable) {
             return e;
         }
         return new StoreException(null, url(key), "S3 GET failed while reading the body: " + e, true, e);

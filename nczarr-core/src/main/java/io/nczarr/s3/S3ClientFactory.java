@@ -19,8 +19,7 @@ import software.amazon.awssdk.services.s3.S3ClientBuilder;
  * throttling, connection resets; exponential backoff with jitter, bounded attempts).
  */
 public final class S3ClientFactory {
-    private S3ClientFactory() {
-    }
+    private S3ClientFactory() {}
 
     static final Duration MAX_BACKOFF = Duration.ofSeconds(20);
 
@@ -43,7 +42,8 @@ public final class S3ClientFactory {
                         .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                                 .maxAttempts(spec.maxAttempts())
                                 .backoffStrategy(BackoffStrategy.exponentialDelay(base, MAX_BACKOFF))
-                                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(base.multipliedBy(5), MAX_BACKOFF))
+                                .throttlingBackoffStrategy(
+                                        BackoffStrategy.exponentialDelay(base.multipliedBy(5), MAX_BACKOFF))
                                 // a long parallel read must not stop retrying after a burst of errors
                                 .circuitBreakerEnabled(false)
                                 .build()));
@@ -57,7 +57,9 @@ public final class S3ClientFactory {
     }
 
     private static ProfileFile emptyProfileFile() {
-        return ProfileFile.builder().content(new ByteArrayInputStream(new byte[0]))
-                .type(ProfileFile.Type.CONFIGURATION).build();
+        return ProfileFile.builder()
+                .content(new ByteArrayInputStream(new byte[0]))
+                .type(ProfileFile.Type.CONFIGURATION)
+                .build();
     }
 }

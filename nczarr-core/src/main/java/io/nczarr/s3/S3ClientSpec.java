@@ -14,8 +14,14 @@ import java.net.URI;
  * @param maxAttempts attempts per request, including the first
  * @param retryBaseDelayMillis first retry delay (then doubling, with jitter)
  */
-public record S3ClientSpec(URI endpoint, String region, boolean pathStyle, S3Credentials credentials,
-                           int maxConnections, int maxAttempts, long retryBaseDelayMillis) {
+public record S3ClientSpec(
+        URI endpoint,
+        String region,
+        boolean pathStyle,
+        S3Credentials credentials,
+        int maxConnections,
+        int maxAttempts,
+        long retryBaseDelayMillis) {
 
     @Override
     public String toString() {

@@ -45,14 +45,16 @@ public sealed interface S3Credentials {
             implements S3Credentials {
         @Override
         public AwsCredentialsProvider provider() {
-            return StaticCredentialsProvider.create(sessionToken == null
-                    ? AwsBasicCredentials.create(accessKeyId, secretAccessKey)
-                    : AwsSessionCredentials.create(accessKeyId, secretAccessKey, sessionToken));
+            return StaticCredentialsProvider.create(
+                    sessionToken == null
+                            ? AwsBasicCredentials.create(accessKeyId, secretAccessKey)
+                            : AwsSessionCredentials.create(accessKeyId, secretAccessKey, sessionToken));
         }
 
         @Override
         public String describe() {
-            return (sessionToken == null ? "access key" : "temporary access key with session token") + " from " + source;
+            return (sessionToken == null ? "access key" : "temporary access key with session token") + " from "
+                    + source;
         }
 
         @Override
@@ -70,14 +72,23 @@ public sealed interface S3Credentials {
         public AwsCredentialsProvider provider() {
             List<ProfileFile> files = new ArrayList<>();
             if (configFile != null && configFile.toFile().isFile()) {
-                files.add(ProfileFile.builder().content(configFile).type(ProfileFile.Type.CONFIGURATION).build());
+                files.add(ProfileFile.builder()
+                        .content(configFile)
+                        .type(ProfileFile.Type.CONFIGURATION)
+                        .build());
             }
             if (credentialsFile != null && credentialsFile.toFile().isFile()) {
-                files.add(ProfileFile.builder().content(credentialsFile).type(ProfileFile.Type.CREDENTIALS).build());
+                files.add(ProfileFile.builder()
+                        .content(credentialsFile)
+                        .type(ProfileFile.Type.CREDENTIALS)
+                        .build());
             }
             ProfileFile.Aggregator agg = ProfileFile.aggregator();
             files.forEach(agg::addFile);
-            return ProfileCredentialsProvider.builder().profileFile(agg.build()).profileName(profile).build();
+            return ProfileCredentialsProvider.builder()
+                    .profileFile(agg.build())
+                    .profileName(profile)
+                    .build();
         }
 
         @Override

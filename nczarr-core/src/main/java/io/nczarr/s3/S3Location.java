@@ -37,12 +37,13 @@ public record S3Location(String bucket, String key, URI endpoint, boolean pathSt
     private static final Pattern AWS_PATH_HOST = Pattern.compile("s3(?:[.-]([a-z0-9-]+))?\\.amazonaws\\.com");
     /** {@code <bucket>.s3.amazonaws.com}, {@code <bucket>.s3.<region>.amazonaws.com}, {@code <bucket>.s3-<region>...}. */
     private static final Pattern AWS_VIRTUAL_HOST = Pattern.compile("(.+)\\.s3(?:[.-]([a-z0-9-]+))?\\.amazonaws\\.com");
+
     private static final Pattern BUCKET = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{2,254}");
 
     public S3Location {
         if (bucket == null || !BUCKET.matcher(bucket).matches()) {
-            throw new IllegalArgumentException("invalid S3 bucket name '" + bucket
-                    + "' (3 to 255 letters, digits, '.', '-' or '_')");
+            throw new IllegalArgumentException(
+                    "invalid S3 bucket name '" + bucket + "' (3 to 255 letters, digits, '.', '-' or '_')");
         }
         key = trimSlashes(key == null ? "" : key);
     }

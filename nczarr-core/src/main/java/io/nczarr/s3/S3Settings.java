@@ -27,8 +27,13 @@ import java.util.Map;
  * @param credentials how to sign
  * @param tuning request concurrency and retries
  */
-public record S3Settings(S3Location location, String profile, String region, String regionSource,
-                         S3Credentials credentials, S3Tuning tuning) {
+public record S3Settings(
+        S3Location location,
+        String profile,
+        String region,
+        String regionSource,
+        S3Credentials credentials,
+        S3Tuning tuning) {
 
     public static final String NO_PROFILE = "none";
     public static final String DEFAULT_PROFILE = "default";
@@ -77,8 +82,13 @@ public record S3Settings(S3Location location, String profile, String region, Str
         return new S3Settings(location, profileName, region, regionSource, credentials, S3Tuning.from(fragment, env));
     }
 
-    private static S3Credentials credentials(S3Location location, String name, boolean named,
-                                             AwsProfiles.Profile profile, AwsProfiles profiles, AwsEnvironment env)
+    private static S3Credentials credentials(
+            S3Location location,
+            String name,
+            boolean named,
+            AwsProfiles.Profile profile,
+            AwsProfiles profiles,
+            AwsEnvironment env)
             throws IOException {
         if (name.equals(NO_PROFILE)) {
             return new S3Credentials.Anonymous();
@@ -88,8 +98,9 @@ public record S3Settings(S3Location location, String profile, String region, Str
             String secret = env.secretAccessKey();
             if (id != null || secret != null) {
                 if (id == null || secret == null) {
-                    throw new IOException(location + ": AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together"
-                            + " (only " + (id == null ? "the secret key" : "the access key id") + " is set)");
+                    throw new IOException(
+                            location + ": AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together" + " (only "
+                                    + (id == null ? "the secret key" : "the access key id") + " is set)");
                 }
                 return new S3Credentials.Keys(id, secret, env.sessionToken(), "the environment (AWS_ACCESS_KEY_ID)");
             }
@@ -109,14 +120,17 @@ public record S3Settings(S3Location location, String profile, String region, Str
         if (id != null || secret != null) {
             if (id == null || secret == null) {
                 throw new IOException(location + ": AWS profile '" + name + "' has "
-                        + (id == null ? "aws_secret_access_key without aws_access_key_id"
-                                : "aws_access_key_id without aws_secret_access_key") + " (" + profile.files() + ")");
+                        + (id == null
+                                ? "aws_secret_access_key without aws_access_key_id"
+                                : "aws_access_key_id without aws_secret_access_key")
+                        + " (" + profile.files() + ")");
             }
-            return new S3Credentials.Keys(id, secret, profile.get("aws_session_token"),
-                    "profile '" + name + "' in " + profile.files());
+            return new S3Credentials.Keys(
+                    id, secret, profile.get("aws_session_token"), "profile '" + name + "' in " + profile.files());
         }
-        for (String k : new String[] {"credential_process", "role_arn", "sso_session", "sso_start_url",
-            "web_identity_token_file"}) {
+        for (String k : new String[] {
+            "credential_process", "role_arn", "sso_session", "sso_start_url", "web_identity_token_file"
+        }) {
             if (profile.get(k) != null) {
                 return new S3Credentials.SdkProfile(name, profiles.configFile(), profiles.credentialsFile());
             }
@@ -132,8 +146,14 @@ public record S3Settings(S3Location location, String profile, String region, Str
 
     /** The client these settings need (shared by every location with the same spec). */
     public S3ClientSpec clientSpec() {
-        return new S3ClientSpec(location.endpoint(), region, location.pathStyle(), credentials,
-                tuning.maxConnections(), tuning.maxAttempts(), tuning.retryBaseDelayMillis());
+        return new S3ClientSpec(
+                location.endpoint(),
+                region,
+                location.pathStyle(),
+                credentials,
+                tuning.maxConnections(),
+                tuning.maxAttempts(),
+                tuning.retryBaseDelayMillis());
     }
 
     /** For messages: profile, region and its source, how requests are signed. Never a secret. */

@@ -37,7 +37,8 @@ public record S3Tuning(int concurrency, int maxConnections, int maxAttempts, lon
     }
 
     public static S3Tuning defaults() {
-        return new S3Tuning(DEFAULT_CONCURRENCY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_BASE_DELAY_MS);
+        return new S3Tuning(
+                DEFAULT_CONCURRENCY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_BASE_DELAY_MS);
     }
 
     /** From URL fragment keys (lower case) and system properties. */

@@ -13,19 +13,20 @@ import java.util.Locale;
  * the operating system says the condition is temporary.
  */
 final class LocalFailures {
-    private LocalFailures() {
-    }
+    private LocalFailures() {}
 
     /** Error texts of conditions that pass by themselves (EAGAIN, EINTR, ENFILE/EMFILE, ESTALE). */
     private static final String[] TRANSIENT = {
-        "resource temporarily unavailable", "interrupted system call", "too many open files", "stale file handle"};
+        "resource temporarily unavailable", "interrupted system call", "too many open files", "stale file handle"
+    };
 
     /**
      * The failure to throw for {@code e}: already typed failures and interruptions (the reader was
      * cancelled, the store is fine) pass unchanged.
      */
     static IOException of(String location, String key, String what, IOException e) {
-        if (e instanceof NcZarrException || e instanceof InterruptedIOException
+        if (e instanceof NcZarrException
+                || e instanceof InterruptedIOException
                 || e instanceof ClosedByInterruptException) {
             return e;
         }

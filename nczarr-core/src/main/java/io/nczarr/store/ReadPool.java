@@ -37,8 +37,8 @@ public final class ReadPool implements AutoCloseable {
 
     public ReadPool(int decodeThreads, int requestThreads, String name) {
         if (decodeThreads < 1 || requestThreads < 1) {
-            throw new IllegalArgumentException("thread counts must be at least 1: decode " + decodeThreads
-                    + ", requests " + requestThreads);
+            throw new IllegalArgumentException(
+                    "thread counts must be at least 1: decode " + decodeThreads + ", requests " + requestThreads);
         }
         this.decodeThreads = decodeThreads;
         this.requestThreads = requestThreads;
@@ -110,8 +110,8 @@ public final class ReadPool implements AutoCloseable {
 
     private static ExecutorService create(String prefix, int n) {
         AtomicInteger count = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(n, n, IDLE_SECONDS, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
+        ThreadPoolExecutor pool =
+                new ThreadPoolExecutor(n, n, IDLE_SECONDS, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
                     Thread t = new Thread(r, prefix + count.incrementAndGet());
                     t.setDaemon(true);
                     return t;

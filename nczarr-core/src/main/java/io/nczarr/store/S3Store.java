@@ -1,10 +1,10 @@
 package io.nczarr.store;
 
+import io.nczarr.error.NcZarrException;
+import io.nczarr.error.StoreException;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
-import io.nczarr.error.NcZarrException;
-import io.nczarr.error.StoreException;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.io.InterruptedIOException;

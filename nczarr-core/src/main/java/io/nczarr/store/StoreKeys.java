@@ -2,8 +2,7 @@ package io.nczarr.store;
 
 /** Key hygiene shared by all stores: one place decides what a legal key is. */
 public final class StoreKeys {
-    private StoreKeys() {
-    }
+    private StoreKeys() {}
 
     /**
      * Checks that {@code key} is relative and stays inside the store: no leading {@code /}, no
@@ -22,7 +21,9 @@ public final class StoreKeys {
     }
 
     public static boolean isSafe(String key) {
-        if (key.startsWith("/") || key.indexOf('\\') >= 0 || key.indexOf('\0') >= 0
+        if (key.startsWith("/")
+                || key.indexOf('\\') >= 0
+                || key.indexOf('\0') >= 0
                 || (key.length() > 1 && key.charAt(1) == ':')) {
             return false;
         }

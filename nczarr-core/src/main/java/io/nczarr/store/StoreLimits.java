@@ -4,8 +4,7 @@ import io.nczarr.error.StoreException;
 
 /** Bounds on what a store reads into memory for one object, and on the ranges it accepts. */
 public final class StoreLimits {
-    private StoreLimits() {
-    }
+    private StoreLimits() {}
 
     /** Largest single object read whole: well above any sane chunk, well below the heap. */
     public static final long DEFAULT_MAX_OBJECT_BYTES = 1L << 30;
@@ -13,8 +12,12 @@ public final class StoreLimits {
     /** Refuses an object too large to read whole; asking again will not help, so not retryable. */
     static void checkObjectSize(String location, String key, long size, long max) throws StoreException {
         if (size > max || size > Integer.MAX_VALUE - 16) {
-            throw new StoreException(location, key, "object is " + size
-                    + " bytes, more than the limit of " + max + " bytes for one object", false, null);
+            throw new StoreException(
+                    location,
+                    key,
+                    "object is " + size + " bytes, more than the limit of " + max + " bytes for one object",
+                    false,
+                    null);
         }
     }
 

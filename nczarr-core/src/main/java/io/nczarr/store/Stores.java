@@ -19,8 +19,7 @@ import java.util.zip.ZipFile;
  * the files are read, not while parsing the URL.
  */
 public final class Stores {
-    private Stores() {
-    }
+    private Stores() {}
 
     /**
      * The kind of store {@code url} names: its storage flag ({@code mode=...,file|zip|s3|bytes}), else
@@ -28,8 +27,8 @@ public final class Stores {
      * starting with the zip signature) or else a directory.
      */
     public static StoreKind kindOf(DatasetUrl url) {
-        return url.declaredStoreKind().orElseGet(() -> looksLikeZip(url.localPath())
-                ? StoreKind.ZIP : StoreKind.DIRECTORY);
+        return url.declaredStoreKind()
+                .orElseGet(() -> looksLikeZip(url.localPath()) ? StoreKind.ZIP : StoreKind.DIRECTORY);
     }
 
     /**
@@ -100,12 +99,16 @@ public final class Stores {
                 }
                 return S3Store.open(url, resources);
             case BYTES:
-                throw new UnsupportedFeatureException(url.toString(), null, null, "mode=bytes as a Zarr store",
+                throw new UnsupportedFeatureException(
+                        url.toString(),
+                        null,
+                        null,
+                        "mode=bytes as a Zarr store",
                         "mode=bytes names a single netCDF file, not a Zarr store (open it with NcZarrFiles.open)",
                         null);
             default:
-                throw new UnsupportedFeatureException(url.toString(), null, null, "store " + kind,
-                        "unsupported store", null);
+                throw new UnsupportedFeatureException(
+                        url.toString(), null, null, "store " + kind, "unsupported store", null);
         }
     }
 
@@ -129,8 +132,8 @@ public final class Stores {
     private static Store openZip(DatasetUrl url, long maxObjectBytes) throws IOException {
         Path p = url.localPath();
         if (p == null) {
-            throw new UnsupportedFeatureException(url.toString(), null, null, "remote zip stores",
-                    "zip stores must be local files", null);
+            throw new UnsupportedFeatureException(
+                    url.toString(), null, null, "remote zip stores", "zip stores must be local files", null);
         }
         if (!Files.isRegularFile(p)) {
             throw refused(url, "no such zip file" + where(url, p));

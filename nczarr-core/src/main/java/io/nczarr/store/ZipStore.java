@@ -34,6 +34,7 @@ public final class ZipStore implements Store {
     private final Map<String, ZipEntry> entries;
     /** dataset "folder" key -> child names */
     private final Map<String, TreeSet<String>> children;
+
     private final long maxObjectBytes;
 
     public ZipStore(Path file) throws IOException {
@@ -46,7 +47,8 @@ public final class ZipStore implements Store {
         try {
             this.zip = new ZipFile(file.toFile());
         } catch (ZipException e) {
-            throw new StoreException(file.toString(), null, "not a readable zip file (" + e.getMessage() + ")", false, e);
+            throw new StoreException(
+                    file.toString(), null, "not a readable zip file (" + e.getMessage() + ")", false, e);
         } catch (IOException e) {
             throw LocalFailures.of(file.toString(), null, "cannot open the zip file", e);
         }
@@ -59,8 +61,12 @@ public final class ZipStore implements Store {
                 String name = e.getName();
                 String trimmed = StoreKeys.trim(name);
                 if (name.startsWith("/") || !StoreKeys.isSafe(trimmed)) {
-                    throw new StoreException(file.toString(), null, "zip entry '" + name
-                            + "' is absolute or contains '..'; refusing to open the archive", false, null);
+                    throw new StoreException(
+                            file.toString(),
+                            null,
+                            "zip entry '" + name + "' is absolute or contains '..'; refusing to open the archive",
+                            false,
+                            null);
                 }
                 names.add(name);
                 if (!e.isDirectory()) {
@@ -142,12 +148,16 @@ public final class ZipStore implements Store {
             // never trust the declared size alone: read at most limit + 1 bytes and compare
             byte[] data = in.readNBytes((int) Math.min(limit + 1, Integer.MAX_VALUE - 16));
             if (data.length > limit) {
-                throw corrupt(key, "zip entry '" + e.getName() + "' inflates past its declared size of " + limit
-                        + " bytes", null);
+                throw corrupt(
+                        key,
+                        "zip entry '" + e.getName() + "' inflates past its declared size of " + limit + " bytes",
+                        null);
             }
             if (declared >= 0 && data.length != declared) {
-                throw corrupt(key, "zip entry '" + e.getName() + "' is truncated (" + data.length + " of " + declared
-                        + " bytes)", null);
+                throw corrupt(
+                        key,
+                        "zip entry '" + e.getName() + "' is truncated (" + data.length + " of " + declared + " bytes)",
+                        null);
             }
             return Optional.of(data);
         } catch (ZipException ex) {

@@ -25,8 +25,8 @@ import java.util.Set;
  * @param parameters all fragment keys, lower-cased keys, in order
  * @param modes the {@code mode} flags after netcdf-c's inferences
  */
-public record DatasetUrl(String original, String scheme, Path localPath, URI uri,
-                         Map<String, String> parameters, Set<Mode> modes) {
+public record DatasetUrl(
+        String original, String scheme, Path localPath, URI uri, Map<String, String> parameters, Set<Mode> modes) {
 
     /** Which metadata conventions to read. */
     public enum Format {
@@ -39,7 +39,12 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
     }
 
     /** Where the bytes live. */
-    public enum StoreKind { DIRECTORY, ZIP, S3, BYTES }
+    public enum StoreKind {
+        DIRECTORY,
+        ZIP,
+        S3,
+        BYTES
+    }
 
     public DatasetUrl {
         parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
@@ -68,7 +73,8 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
 
         String scheme = schemeOf(text);
         if (scheme == null) {
-            return new DatasetUrl(location, "file", Paths.get(text).toAbsolutePath().normalize(), null, params, modes);
+            return new DatasetUrl(
+                    location, "file", Paths.get(text).toAbsolutePath().normalize(), null, params, modes);
         }
         switch (scheme) {
             case "file": {
@@ -78,7 +84,8 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
                     // "file:relative/path" is opaque: take the text after the colon
                     path = URLDecoder.decode(text.substring(5), StandardCharsets.UTF_8);
                 }
-                return new DatasetUrl(location, scheme, Paths.get(path).toAbsolutePath().normalize(), null, params, modes);
+                return new DatasetUrl(
+                        location, scheme, Paths.get(path).toAbsolutePath().normalize(), null, params, modes);
             }
             case "s3":
             case "http":
@@ -124,7 +131,8 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
             }
             int eq = part.indexOf('=');
             String key = (eq < 0 ? part : part.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
-            String value = eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1).trim(), StandardCharsets.UTF_8);
+            String value =
+                    eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1).trim(), StandardCharsets.UTF_8);
             if (eq < 0 && Mode.parse(key) != null) {
                 bareFlags.append(bareFlags.length() == 0 ? "" : ",").append(key);
                 continue;
@@ -167,7 +175,8 @@ public record DatasetUrl(String original, String scheme, Path localPath, URI uri
         if (modes.contains(Mode.XARRAY) && modes.contains(Mode.NOXARRAY)) {
             throw new IllegalArgumentException("mode flags xarray and noxarray contradict each other in " + location);
         }
-        int stores = (modes.contains(Mode.FILE) ? 1 : 0) + (modes.contains(Mode.ZIP) ? 1 : 0)
+        int stores = (modes.contains(Mode.FILE) ? 1 : 0)
+                + (modes.contains(Mode.ZIP) ? 1 : 0)
                 + (modes.contains(Mode.S3) ? 1 : 0);
         if (stores > 1) {
             throw new IllegalArgumentException("more than one storage flag (file, zip, s3) in " + location);

@@ -36,15 +36,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChunkReaderErrorsTest {
     private static final ReadPool POOL = new ReadPool(2, 4, "errors-test");
 
-
     static final String LOCATION = "memory:errors";
 
     /** {@code v}: 8 little-endian int32 in chunks of 4, compressed with {@code compressor} (JSON or null). */
     static MemoryStore.Builder dataset(String compressor) {
         return MemoryStore.builder(LOCATION)
                 .put(".zgroup", "{\"zarr_format\":2}")
-                .put("v/.zarray", "{\"zarr_format\":2,\"shape\":[8],\"chunks\":[4],\"dtype\":\"<i4\","
-                        + "\"fill_value\":-1,\"order\":\"C\",\"compressor\":" + compressor + ",\"filters\":null}");
+                .put(
+                        "v/.zarray",
+                        "{\"zarr_format\":2,\"shape\":[8],\"chunks\":[4],\"dtype\":\"<i4\","
+                                + "\"fill_value\":-1,\"order\":\"C\",\"compressor\":" + compressor
+                                + ",\"filters\":null}");
     }
 
     static byte[] ints(int... values) {
@@ -64,7 +66,10 @@ class ChunkReaderErrorsTest {
     }
 
     static ChunkReader reader(Store store, ExecutorService executor) throws IOException {
-        VarModel v = MetadataReader.read(store, DatasetUrl.Format.ZARR, true).root().variables().get(0);
+        VarModel v = MetadataReader.read(store, DatasetUrl.Format.ZARR, true)
+                .root()
+                .variables()
+                .get(0);
         return new ChunkReader(store, v, CodecRegistry.standard(), executor);
     }
 
@@ -76,28 +81,39 @@ class ChunkReaderErrorsTest {
     @ParameterizedTest
     @MethodSource("executors")
     void aGoodDatasetReadsWithFillForTheMissingChunk(ExecutorService executor) throws IOException {
-        Store store = dataset("{\"id\":\"zlib\",\"level\":1}").put("v/0", zlib(ints(1, 2, 3, 4))).build();
-        assertArrayEquals(new int[] {1, 2, 3, 4, -1, -1, -1, -1}, (int[]) reader(store, executor).readAll());
+        Store store = dataset("{\"id\":\"zlib\",\"level\":1}")
+                .put("v/0", zlib(ints(1, 2, 3, 4)))
+                .build();
+        assertArrayEquals(new int[] {1, 2, 3, 4, -1, -1, -1, -1}, (int[])
+                reader(store, executor).readAll());
     }
 
     @ParameterizedTest
     @MethodSource("executors")
     void aTruncatedChunkIsAChunkExceptionNamingKeyAndVariable(ExecutorService executor) throws IOException {
-        Store store = dataset("null").put("v/0", ints(1, 2, 3, 4)).put("v/1", ints(5, 6, 7)).build();
-        ChunkException e = assertThrows(ChunkException.class, () -> reader(store, executor).readAll());
+        Store store = dataset("null")
+                .put("v/0", ints(1, 2, 3, 4))
+                .put("v/1", ints(5, 6, 7))
+                .build();
+        ChunkException e =
+                assertThrows(ChunkException.class, () -> reader(store, executor).readAll());
         assertEquals(ChunkException.class, e.getClass());
         assertEquals(LOCATION, e.dataset());
         assertEquals("v/1", e.key());
         assertEquals("v", e.variable());
-        assertTrue(e.getMessage().contains("chunk has 12 bytes, 16 expected (truncated or wrong chunk size)"),
+        assertTrue(
+                e.getMessage().contains("chunk has 12 bytes, 16 expected (truncated or wrong chunk size)"),
                 e.getMessage());
     }
 
     @ParameterizedTest
     @MethodSource("executors")
     void aChunkDecodingToTheWrongSizeIsAChunkException(ExecutorService executor) throws IOException {
-        Store store = dataset("{\"id\":\"zlib\",\"level\":1}").put("v/0", zlib(ints(1, 2, 3))).build();
-        ChunkException e = assertThrows(ChunkException.class, () -> reader(store, executor).readAll());
+        Store store = dataset("{\"id\":\"zlib\",\"level\":1}")
+                .put("v/0", zlib(ints(1, 2, 3)))
+                .build();
+        ChunkException e =
+                assertThrows(ChunkException.class, () -> reader(store, executor).readAll());
         assertEquals("v/0", e.key());
         assertEquals("v", e.variable());
         assertTrue(e.getMessage().contains("decodes to 12 bytes, 16 expected"), e.getMessage());
@@ -106,8 +122,11 @@ class ChunkReaderErrorsTest {
     @ParameterizedTest
     @MethodSource("executors")
     void aCodecFailureKeepsItsTypeAndGainsTheContext(ExecutorService executor) throws IOException {
-        Store store = dataset("{\"id\":\"zlib\",\"level\":1}").put("v/0", new byte[] {1, 2, 3, 4, 5}).build();
-        CodecException e = assertThrows(CodecException.class, () -> reader(store, executor).readAll());
+        Store store = dataset("{\"id\":\"zlib\",\"level\":1}")
+                .put("v/0", new byte[] {1, 2, 3, 4, 5})
+                .build();
+        CodecException e =
+                assertThrows(CodecException.class, () -> reader(store, executor).readAll());
         assertEquals(LOCATION, e.dataset());
         assertEquals("v/0", e.key());
         assertEquals("v", e.variable());
@@ -118,7 +137,8 @@ class ChunkReaderErrorsTest {
     @ParameterizedTest
     @MethodSource("executors")
     void anUnknownCodecNamesTheZarrayAndTheVariable(ExecutorService executor) throws IOException {
-        Store store = dataset("{\"id\":\"nosuchcodec\"}").put("v/0", ints(1, 2, 3, 4)).build();
+        Store store =
+                dataset("{\"id\":\"nosuchcodec\"}").put("v/0", ints(1, 2, 3, 4)).build();
         ChunkReader reader = reader(store, executor);
         UnknownCodecException e = assertThrows(UnknownCodecException.class, reader::checkCodecs);
         assertEquals("nosuchcodec", e.codecId());
@@ -132,9 +152,15 @@ class ChunkReaderErrorsTest {
     @MethodSource("executors")
     void aStoreFailureReachesTheCallerAsItself(ExecutorService executor) throws IOException {
         StoreException failure = new StoreException(LOCATION, "v/1", "connection reset", true, null);
-        Store store = new FailingStore(dataset("null").put("v/0", ints(1, 2, 3, 4)).put("v/1", ints(5, 6, 7, 8))
-                .build(), "v/1", failure);
-        StoreException e = assertThrows(StoreException.class, () -> reader(store, executor).readAll());
+        Store store = new FailingStore(
+                dataset("null")
+                        .put("v/0", ints(1, 2, 3, 4))
+                        .put("v/1", ints(5, 6, 7, 8))
+                        .build(),
+                "v/1",
+                failure);
+        StoreException e =
+                assertThrows(StoreException.class, () -> reader(store, executor).readAll());
         assertTrue(e.isRetryable());
         assertEquals("v/1", e.key());
         assertEquals("v", e.variable(), "the chunk reader adds the variable");

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.model.GroupModel;
-import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.Store;
@@ -37,14 +37,12 @@ class SectionReadTest {
     /** Test threads, as a host would pass them in. */
     private static final ReadPool POOL = new ReadPool(2, 8, "section-test");
 
-
     /**
      * How many variables of a dataset get random sections compared, and how many have a
      * zero-length dimension (read whole, but there is no section to pick). Together they are every
      * {@code .zarray} of the dataset, so a filter or reader that silently drops variables fails here.
      */
-    record Expected(int compared, int zeroLength) {
-    }
+    record Expected(int compared, int zeroLength) {}
 
     static final Map<String, Expected> CHECKED = Map.of(
             "nczarr_shapes", new Expected(9, 0),
@@ -230,7 +228,8 @@ class SectionReadTest {
                 reader.readAll();
                 long chunks = 1;
                 for (int d = 0; d < 4; d++) {
-                    chunks *= (v.shape()[d] + v.array().chunks()[d] - 1) / v.array().chunks()[d];
+                    chunks *= (v.shape()[d] + v.array().chunks()[d] - 1)
+                            / v.array().chunks()[d];
                 }
                 assertEquals(chunks, calls.get());
                 assertEquals(chunks, maxDone.get());

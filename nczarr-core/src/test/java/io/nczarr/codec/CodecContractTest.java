@@ -8,10 +8,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.nczarr.error.CodecException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nczarr.error.CodecException;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -69,8 +68,7 @@ class CodecContractTest {
      * One codec's entry: parameters that build it, its stage kind, how truncation shows, and the
      * sample it decodes ({@code null} for UNSUPPORTED).
      */
-    record Case(String defaults, CodecKind kind, Truncation truncation, int encodedWidth, SampleSource sample) {
-    }
+    record Case(String defaults, CodecKind kind, Truncation truncation, int encodedWidth, SampleSource sample) {}
 
     /** Where a sample comes from. */
     @FunctionalInterface
@@ -79,8 +77,7 @@ class CodecContractTest {
     }
 
     /** Encoded bytes, the config and array dtype they were written with, and the expected decoding. */
-    record Sample(JsonNode config, String arrayDtype, byte[] encoded, int decodedBytes, String decodedSha256) {
-    }
+    record Sample(JsonNode config, String arrayDtype, byte[] encoded, int decodedBytes, String decodedSha256) {}
 
     private static final Map<String, Case> CASES = Map.ofEntries(
             // compressors
@@ -91,36 +88,89 @@ class CodecContractTest {
             Map.entry("zstd", framed("{\"id\":\"zstd\"}", corpus("zstd/codec.00/encoded.00.dat"))),
             Map.entry("lz4", framed("{\"id\":\"lz4\"}", corpus("lz4/codec.00/encoded.00.dat"))),
             Map.entry("blosc", framed("{\"id\":\"blosc\"}", extra("data/blosc_lz4_shuffle_blocks_i2.blosc"))),
-            Map.entry("szip", new Case("{\"id\":\"szip\",\"mask\":141,\"pixels-per-block\":32}",
-                    CodecKind.BYTES_TO_BYTES, Truncation.UNSUPPORTED, 0, null)),
+            Map.entry(
+                    "szip",
+                    new Case(
+                            "{\"id\":\"szip\",\"mask\":141,\"pixels-per-block\":32}",
+                            CodecKind.BYTES_TO_BYTES,
+                            Truncation.UNSUPPORTED,
+                            0,
+                            null)),
             // bytes -> bytes filters
-            Map.entry("shuffle", new Case("{\"id\":\"shuffle\"}", CodecKind.BYTES_TO_BYTES, Truncation.SAME_LENGTH, 1,
-                    extra("data/hdf5_shuffle.dat"))),
+            Map.entry(
+                    "shuffle",
+                    new Case(
+                            "{\"id\":\"shuffle\"}",
+                            CodecKind.BYTES_TO_BYTES,
+                            Truncation.SAME_LENGTH,
+                            1,
+                            extra("data/hdf5_shuffle.dat"))),
             Map.entry("fletcher32", framed("{\"id\":\"fletcher32\"}", extra("data/hdf5_fletcher32_f32.dat"))),
             Map.entry("crc32", framed("{\"id\":\"crc32\"}", extra("data/crc32.dat"))),
             Map.entry("adler32", framed("{\"id\":\"adler32\"}", extra("data/adler32.dat"))),
             Map.entry("crc32c", framed("{\"id\":\"crc32c\"}", CodecContractTest::crc32cSample)),
             // array -> array filters
-            Map.entry("delta", elementwise("{\"id\":\"delta\",\"dtype\":\"<i4\"}", 4,
-                    corpus("delta/int32/codec.00/encoded.00.dat"))),
-            Map.entry("fixedscaleoffset", elementwise(
-                    "{\"id\":\"fixedscaleoffset\",\"scale\":1,\"offset\":0,\"dtype\":\"<f8\"}", 2,
-                    corpus("fixedscaleoffset/codec.01/encoded.00.dat"))),
-            Map.entry("quantize", elementwise("{\"id\":\"quantize\",\"digits\":3,\"dtype\":\"<f8\"}", 2,
-                    corpus("quantize/codec.00/encoded.00.dat"))),
-            Map.entry("astype", elementwise("{\"id\":\"astype\",\"decode_dtype\":\"<f8\",\"encode_dtype\":\"<f4\"}", 2,
-                    corpus("astype/i/codec.00/encoded.00.dat"))),
-            Map.entry("bitround", new Case("{\"id\":\"bitround\",\"keepbits\":10}", CodecKind.ARRAY_TO_ARRAY,
-                    Truncation.SAME_LENGTH, 4, CodecContractTest::bitroundSample)),
-            Map.entry("packbits", new Case("{\"id\":\"packbits\"}", CodecKind.ARRAY_TO_ARRAY, Truncation.PACKBITS, 1,
-                    corpus("packbits/codec.00/encoded.00.dat"))),
-            Map.entry("categorize", elementwise("{\"id\":\"categorize\",\"labels\":[\"a\"],\"dtype\":\"<U1\"}", 2,
-                    extra("data/categorize_u5.dat"))),
+            Map.entry(
+                    "delta",
+                    elementwise(
+                            "{\"id\":\"delta\",\"dtype\":\"<i4\"}", 4, corpus("delta/int32/codec.00/encoded.00.dat"))),
+            Map.entry(
+                    "fixedscaleoffset",
+                    elementwise(
+                            "{\"id\":\"fixedscaleoffset\",\"scale\":1,\"offset\":0,\"dtype\":\"<f8\"}",
+                            2,
+                            corpus("fixedscaleoffset/codec.01/encoded.00.dat"))),
+            Map.entry(
+                    "quantize",
+                    elementwise(
+                            "{\"id\":\"quantize\",\"digits\":3,\"dtype\":\"<f8\"}",
+                            2,
+                            corpus("quantize/codec.00/encoded.00.dat"))),
+            Map.entry(
+                    "astype",
+                    elementwise(
+                            "{\"id\":\"astype\",\"decode_dtype\":\"<f8\",\"encode_dtype\":\"<f4\"}",
+                            2,
+                            corpus("astype/i/codec.00/encoded.00.dat"))),
+            Map.entry(
+                    "bitround",
+                    new Case(
+                            "{\"id\":\"bitround\",\"keepbits\":10}",
+                            CodecKind.ARRAY_TO_ARRAY,
+                            Truncation.SAME_LENGTH,
+                            4,
+                            CodecContractTest::bitroundSample)),
+            Map.entry(
+                    "packbits",
+                    new Case(
+                            "{\"id\":\"packbits\"}",
+                            CodecKind.ARRAY_TO_ARRAY,
+                            Truncation.PACKBITS,
+                            1,
+                            corpus("packbits/codec.00/encoded.00.dat"))),
+            Map.entry(
+                    "categorize",
+                    elementwise(
+                            "{\"id\":\"categorize\",\"labels\":[\"a\"],\"dtype\":\"<U1\"}",
+                            2,
+                            extra("data/categorize_u5.dat"))),
             // object codecs
-            Map.entry("vlen-utf8", new Case("{\"id\":\"vlen-utf8\"}", CodecKind.ARRAY_TO_BYTES, Truncation.FRAMED, 1,
-                    extra("data/vlen-utf8.dat"))),
-            Map.entry("vlen-bytes", new Case("{\"id\":\"vlen-bytes\"}", CodecKind.ARRAY_TO_BYTES, Truncation.FRAMED, 1,
-                    extra("data/vlen-bytes.dat"))));
+            Map.entry(
+                    "vlen-utf8",
+                    new Case(
+                            "{\"id\":\"vlen-utf8\"}",
+                            CodecKind.ARRAY_TO_BYTES,
+                            Truncation.FRAMED,
+                            1,
+                            extra("data/vlen-utf8.dat"))),
+            Map.entry(
+                    "vlen-bytes",
+                    new Case(
+                            "{\"id\":\"vlen-bytes\"}",
+                            CodecKind.ARRAY_TO_BYTES,
+                            Truncation.FRAMED,
+                            1,
+                            extra("data/vlen-bytes.dat"))));
 
     private static Case framed(String defaults, SampleSource sample) {
         return new Case(defaults, CodecKind.BYTES_TO_BYTES, Truncation.FRAMED, 1, sample);
@@ -137,7 +187,8 @@ class CodecContractTest {
         return REGISTRY.ids().stream().map(id -> {
             Case c = CASES.get(id);
             if (c == null) {
-                return dynamicTest(id + " has a contract entry",
+                return dynamicTest(
+                        id + " has a contract entry",
                         () -> fail("codec id '" + id + "' has no entry in CodecContractTest.CASES"));
             }
             return dynamicContainer(id, contract(id, c));
@@ -279,7 +330,10 @@ class CodecContractTest {
     private static SampleSource extra(String encoded) {
         return () -> {
             try {
-                Path dir = Path.of(CodecContractTest.class.getResource("/codec-extra/INDEX.json").toURI()).getParent();
+                Path dir = Path.of(CodecContractTest.class
+                                .getResource("/codec-extra/INDEX.json")
+                                .toURI())
+                        .getParent();
                 return fixture(dir, encoded);
             } catch (URISyntaxException e) {
                 throw new IOException(e);
@@ -295,8 +349,11 @@ class CodecContractTest {
     private static Sample fixture(Path dir, String encoded) throws IOException {
         for (JsonNode c : JSON.readTree(dir.resolve("INDEX.json").toFile()).get("cases")) {
             if (c.get("encoded").asText().equals(encoded)) {
-                return new Sample(c.get("config"), c.get("array_dtype").asText(),
-                        Files.readAllBytes(dir.resolve(encoded)), c.get("decoded_nbytes").asInt(),
+                return new Sample(
+                        c.get("config"),
+                        c.get("array_dtype").asText(),
+                        Files.readAllBytes(dir.resolve(encoded)),
+                        c.get("decoded_nbytes").asInt(),
                         c.get("decoded_sha256").asText());
             }
         }
@@ -318,7 +375,11 @@ class CodecContractTest {
     private static Sample bitroundSample() throws IOException {
         byte[] data = new byte[4000];
         new Random(10).nextBytes(data);
-        return new Sample(JSON.readTree("{\"id\":\"bitround\",\"keepbits\":10}"), "<f4", data, data.length,
+        return new Sample(
+                JSON.readTree("{\"id\":\"bitround\",\"keepbits\":10}"),
+                "<f4",
+                data,
+                data.length,
                 TestSupport.sha256(data));
     }
 

@@ -31,7 +31,10 @@ class CodecFixtureTest {
     }
 
     static Stream<Arguments> extraCases() throws IOException, URISyntaxException {
-        return fromIndex(Path.of(CodecFixtureTest.class.getResource("/codec-extra/INDEX.json").toURI()).getParent());
+        return fromIndex(Path.of(CodecFixtureTest.class
+                        .getResource("/codec-extra/INDEX.json")
+                        .toURI())
+                .getParent());
     }
 
     private static Stream<Arguments> fromIndex(Path dir) throws IOException {
@@ -42,7 +45,8 @@ class CodecFixtureTest {
         JsonNode root = new ObjectMapper().readTree(index.toFile());
         List<Arguments> out = new ArrayList<>();
         for (JsonNode c : root.get("cases")) {
-            String name = c.get("encoded").asText() + " " + c.get("config") + " " + c.get("array_dtype").asText();
+            String name = c.get("encoded").asText() + " " + c.get("config") + " "
+                    + c.get("array_dtype").asText();
             out.add(Arguments.of(name, c, dir));
         }
         return out.stream();
@@ -59,8 +63,8 @@ class CodecFixtureTest {
     void decodesFixture(String name, JsonNode c, Path dir) throws IOException {
         org.junit.jupiter.api.Assumptions.assumeTrue(c != null, name);
         JsonNode config = c.get("config");
-        Codec codec = REGISTRY.create(new CodecConfig(config.get("id").asText(), config,
-                c.get("array_dtype").asText()));
+        Codec codec = REGISTRY.create(new CodecConfig(
+                config.get("id").asText(), config, c.get("array_dtype").asText()));
         byte[] encoded = Files.readAllBytes(dir.resolve(c.get("encoded").asText()));
         assertEquals(c.get("encoded_nbytes").asInt(), encoded.length, "encoded size");
         int expected = c.get("decoded_nbytes").asInt();
@@ -80,7 +84,9 @@ class CodecFixtureTest {
         Path index = TestSupport.requireCorpus("codecs").resolve("INDEX.json");
         JsonNode root = new ObjectMapper().readTree(index.toFile());
         for (JsonNode c : root.get("cases")) {
-            assertTrue(REGISTRY.supports(c.get("config").get("id").asText()), c.get("codec").asText());
+            assertTrue(
+                    REGISTRY.supports(c.get("config").get("id").asText()),
+                    c.get("codec").asText());
         }
     }
 }

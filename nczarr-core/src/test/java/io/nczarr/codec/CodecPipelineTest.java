@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.dtype.NumpyDtype;
-import io.nczarr.error.CodecException;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nczarr.dtype.NumpyDtype;
+import io.nczarr.error.CodecException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -47,18 +46,28 @@ class CodecPipelineTest {
     @Test
     void everyBuiltInHasTheKindZarrV3GivesIt() throws IOException {
         Map<String, CodecKind> expected = Map.ofEntries(
-                Map.entry("zlib", CodecKind.BYTES_TO_BYTES), Map.entry("gzip", CodecKind.BYTES_TO_BYTES),
-                Map.entry("bz2", CodecKind.BYTES_TO_BYTES), Map.entry("lzma", CodecKind.BYTES_TO_BYTES),
-                Map.entry("zstd", CodecKind.BYTES_TO_BYTES), Map.entry("lz4", CodecKind.BYTES_TO_BYTES),
-                Map.entry("blosc", CodecKind.BYTES_TO_BYTES), Map.entry("szip", CodecKind.BYTES_TO_BYTES),
-                Map.entry("shuffle", CodecKind.BYTES_TO_BYTES), Map.entry("fletcher32", CodecKind.BYTES_TO_BYTES),
-                Map.entry("crc32", CodecKind.BYTES_TO_BYTES), Map.entry("adler32", CodecKind.BYTES_TO_BYTES),
+                Map.entry("zlib", CodecKind.BYTES_TO_BYTES),
+                Map.entry("gzip", CodecKind.BYTES_TO_BYTES),
+                Map.entry("bz2", CodecKind.BYTES_TO_BYTES),
+                Map.entry("lzma", CodecKind.BYTES_TO_BYTES),
+                Map.entry("zstd", CodecKind.BYTES_TO_BYTES),
+                Map.entry("lz4", CodecKind.BYTES_TO_BYTES),
+                Map.entry("blosc", CodecKind.BYTES_TO_BYTES),
+                Map.entry("szip", CodecKind.BYTES_TO_BYTES),
+                Map.entry("shuffle", CodecKind.BYTES_TO_BYTES),
+                Map.entry("fletcher32", CodecKind.BYTES_TO_BYTES),
+                Map.entry("crc32", CodecKind.BYTES_TO_BYTES),
+                Map.entry("adler32", CodecKind.BYTES_TO_BYTES),
                 Map.entry("crc32c", CodecKind.BYTES_TO_BYTES),
-                Map.entry("delta", CodecKind.ARRAY_TO_ARRAY), Map.entry("fixedscaleoffset", CodecKind.ARRAY_TO_ARRAY),
-                Map.entry("astype", CodecKind.ARRAY_TO_ARRAY), Map.entry("quantize", CodecKind.ARRAY_TO_ARRAY),
-                Map.entry("bitround", CodecKind.ARRAY_TO_ARRAY), Map.entry("packbits", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("delta", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("fixedscaleoffset", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("astype", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("quantize", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("bitround", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("packbits", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("categorize", CodecKind.ARRAY_TO_ARRAY),
-                Map.entry("vlen-utf8", CodecKind.ARRAY_TO_BYTES), Map.entry("vlen-bytes", CodecKind.ARRAY_TO_BYTES));
+                Map.entry("vlen-utf8", CodecKind.ARRAY_TO_BYTES),
+                Map.entry("vlen-bytes", CodecKind.ARRAY_TO_BYTES));
         assertEquals(expected.keySet(), REGISTRY.ids());
         for (Map.Entry<String, CodecKind> e : expected.entrySet()) {
             String json = "{\"id\":\"" + e.getKey() + "\",\"scale\":1,\"offset\":0,\"labels\":[]"
@@ -70,11 +79,11 @@ class CodecPipelineTest {
     @Test
     void arrayCodecsResolveTheirEncodedArray() throws IOException {
         ChunkSpec f8 = new ChunkSpec(1000, dtype("<f8"));
-        ArrayArrayCodec fso = (ArrayArrayCodec) codec(
-                "{\"id\":\"fixedscaleoffset\",\"scale\":10,\"offset\":0,\"dtype\":\"<f8\",\"astype\":\"<i2\"}");
+        ArrayArrayCodec fso = (ArrayArrayCodec)
+                codec("{\"id\":\"fixedscaleoffset\",\"scale\":10,\"offset\":0,\"dtype\":\"<f8\",\"astype\":\"<i2\"}");
         assertEquals(new ChunkSpec(1000, dtype("<i2")), fso.encodedSpec(f8));
-        ArrayArrayCodec astype = (ArrayArrayCodec) codec(
-                "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}");
+        ArrayArrayCodec astype =
+                (ArrayArrayCodec) codec("{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}");
         assertEquals(4000, astype.encodedSpec(f8).bytes());
         ArrayArrayCodec packbits = (ArrayArrayCodec) codec("{\"id\":\"packbits\"}");
         assertEquals(new ChunkSpec(1 + 125, dtype("|u1")), packbits.encodedSpec(new ChunkSpec(1000, dtype("|b1"))));
@@ -114,7 +123,9 @@ class CodecPipelineTest {
     private static CodecPipeline typedChain() throws IOException {
         List<Codec> chain = List.of(
                 codec("{\"id\":\"fixedscaleoffset\",\"scale\":10,\"offset\":0,\"dtype\":\"<f8\",\"astype\":\"<i2\"}"),
-                RawBytesCodec.INSTANCE, codec("{\"id\":\"crc32\"}"), codec("{\"id\":\"zlib\"}"));
+                RawBytesCodec.INSTANCE,
+                codec("{\"id\":\"crc32\"}"),
+                codec("{\"id\":\"zlib\"}"));
         return CodecPipeline.of(chain, new ChunkSpec(100, dtype("<f8")), 1 << 20);
     }
 
@@ -167,14 +178,25 @@ class CodecPipelineTest {
     // ---- the v2 adapter ---------------------------------------------------------------------------
 
     /** Builds a v2 pipeline, recording the order in which the entries are created. */
-    private static CodecPipeline v2(CodecConfig compressor, List<CodecConfig> filters, boolean callerParsesVlen,
-            List<String> created, List<Codec> codecs) throws IOException {
-        return V2Pipeline.build(compressor, filters, c -> {
-            created.add(c.id());
-            Codec codec = REGISTRY.create(c);
-            codecs.add(codec);
-            return codec;
-        }, 100, 800, callerParsesVlen);
+    private static CodecPipeline v2(
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            boolean callerParsesVlen,
+            List<String> created,
+            List<Codec> codecs)
+            throws IOException {
+        return V2Pipeline.build(
+                compressor,
+                filters,
+                c -> {
+                    created.add(c.id());
+                    Codec codec = REGISTRY.create(c);
+                    codecs.add(codec);
+                    return codec;
+                },
+                100,
+                800,
+                callerParsesVlen);
     }
 
     @Test
@@ -182,8 +204,15 @@ class CodecPipelineTest {
         List<String> created = new ArrayList<>();
         List<Codec> codecs = new ArrayList<>();
         // netcdf-c style: a bytes filter before an array filter is legal in v2
-        CodecPipeline p = v2(config("{\"id\":\"zlib\"}"), List.of(config("{\"id\":\"shuffle\",\"elementsize\":8}"),
-                config("{\"id\":\"delta\",\"dtype\":\"<f8\"}"), config("{\"id\":\"fletcher32\"}")), false, created, codecs);
+        CodecPipeline p = v2(
+                config("{\"id\":\"zlib\"}"),
+                List.of(
+                        config("{\"id\":\"shuffle\",\"elementsize\":8}"),
+                        config("{\"id\":\"delta\",\"dtype\":\"<f8\"}"),
+                        config("{\"id\":\"fletcher32\"}")),
+                false,
+                created,
+                codecs);
         assertEquals(List.of("zlib", "fletcher32", "delta", "shuffle"), created, "created in decode order");
         List<Codec> steps = p.decodeSteps();
         assertEquals(4, steps.size());
@@ -197,9 +226,14 @@ class CodecPipelineTest {
 
     @Test
     void v2ArrayFiltersBeforeBytesFiltersStayArrayCodecs() throws IOException {
-        CodecPipeline p = v2(config("{\"id\":\"blosc\"}"), List.of(config("{\"id\":\"delta\",\"dtype\":\"<f8\"}"),
-                config("{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}")), false,
-                new ArrayList<>(), new ArrayList<>());
+        CodecPipeline p = v2(
+                config("{\"id\":\"blosc\"}"),
+                List.of(
+                        config("{\"id\":\"delta\",\"dtype\":\"<f8\"}"),
+                        config("{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}")),
+                false,
+                new ArrayList<>(),
+                new ArrayList<>());
         assertEquals(2, p.arrayArrayCodecs().size());
         assertEquals(1, p.bytesBytesCodecs().size());
         assertEquals(3, p.decodeSteps().size());
@@ -234,9 +268,12 @@ class CodecPipelineTest {
         assertEquals(4000, V2Pipeline.innerLimit(100, 4000));
         assertEquals(Integer.MAX_VALUE - 16, V2Pipeline.innerLimit(1L << 30, 1L << 30));
         // a zlib stage before an astype may give 8 bytes per element, not more
-        CodecPipeline p = v2(config("{\"id\":\"zlib\"}"), List.of(
-                config("{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}")), false,
-                new ArrayList<>(), new ArrayList<>());
+        CodecPipeline p = v2(
+                config("{\"id\":\"zlib\"}"),
+                List.of(config("{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\"}")),
+                false,
+                new ArrayList<>(),
+                new ArrayList<>());
         byte[] tooMuch = zlib(new byte[801]);
         CodecException e = assertThrows(CodecException.class, () -> p.decodeInto(tooMuch, new byte[800], 800));
         assertTrue(e.getMessage().startsWith("zlib"), e.getMessage());

@@ -1,9 +1,5 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.UnknownCodecException;
-
-import io.nczarr.error.CodecException;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +10,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdOutputStream;
+import io.nczarr.error.CodecException;
+import io.nczarr.error.UnknownCodecException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -164,7 +162,8 @@ class CodecRobustnessTest {
         CodecSupport.putLe32(in, 16, 20);
         CodecSupport.putLe32(in, 20, z.length);
         System.arraycopy(z, 0, in, 24, z.length);
-        CodecException e = assertThrows(CodecException.class, () -> codec("{\"id\":\"blosc\"}").decode(in, MB));
+        CodecException e = assertThrows(
+                CodecException.class, () -> codec("{\"id\":\"blosc\"}").decode(in, MB));
         assertTrue(e.getMessage().startsWith("blosc"), e.getMessage());
     }
 
@@ -176,7 +175,8 @@ class CodecRobustnessTest {
             if (!List.of("gzip", "bz2", "lzma", "zlib", "zstd", "lz4", "blosc").contains(id)) {
                 continue;
             }
-            Codec codec = REGISTRY.create(new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
+            Codec codec = REGISTRY.create(
+                    new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
             byte[] enc = Files.readAllBytes(corpus().resolve(c.get("encoded").asText()));
             int n = c.get("decoded_nbytes").asInt();
             CodecException e = assertThrows(CodecException.class, () -> codec.decode(enc, n - 1), c.toString());
@@ -198,7 +198,10 @@ class CodecRobustnessTest {
 
     static List<Arguments> structuredCases() throws IOException, URISyntaxException {
         List<Arguments> out = new ArrayList<>();
-        Path extra = Path.of(CodecRobustnessTest.class.getResource("/codec-extra/INDEX.json").toURI()).getParent();
+        Path extra = Path.of(CodecRobustnessTest.class
+                        .getResource("/codec-extra/INDEX.json")
+                        .toURI())
+                .getParent();
         List<JsonNode> all = new ArrayList<>();
         List<Path> dirs = new ArrayList<>();
         for (JsonNode c : corpusCases()) {
@@ -213,8 +216,20 @@ class CodecRobustnessTest {
         for (int i = 0; i < all.size(); i++) {
             JsonNode c = all.get(i);
             String id = c.get("config").get("id").asText();
-            if (!List.of("zlib", "gzip", "bz2", "lzma", "zstd", "lz4", "blosc", "fletcher32", "crc32", "adler32",
-                    "vlen-utf8", "vlen-bytes").contains(id)) {
+            if (!List.of(
+                            "zlib",
+                            "gzip",
+                            "bz2",
+                            "lzma",
+                            "zstd",
+                            "lz4",
+                            "blosc",
+                            "fletcher32",
+                            "crc32",
+                            "adler32",
+                            "vlen-utf8",
+                            "vlen-bytes")
+                    .contains(id)) {
                 continue;
             }
             if (seen.add(c.get("encoded").asText() + c.get("config"))) {
@@ -233,7 +248,8 @@ class CodecRobustnessTest {
     @MethodSource("structuredCases")
     void truncatedInputIsACodecException(String name, JsonNode c, Path dir) throws IOException {
         String id = c.get("config").get("id").asText();
-        Codec codec = REGISTRY.create(new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
+        Codec codec = REGISTRY.create(
+                new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
         byte[] enc = Files.readAllBytes(dir.resolve(c.get("encoded").asText()));
         int n = c.get("decoded_nbytes").asInt();
         for (int cut : new int[] {0, 1, 3, enc.length / 3, enc.length / 2, enc.length - 1}) {
@@ -241,9 +257,10 @@ class CodecRobustnessTest {
                 continue;
             }
             byte[] t = java.util.Arrays.copyOf(enc, cut);
-            CodecException e = assertThrows(CodecException.class, () -> codec.decode(t, n),
-                    name + " cut at " + cut + " of " + enc.length);
-            assertTrue(e.getMessage().contains(id) || e.getMessage().contains("checksum"),
+            CodecException e = assertThrows(
+                    CodecException.class, () -> codec.decode(t, n), name + " cut at " + cut + " of " + enc.length);
+            assertTrue(
+                    e.getMessage().contains(id) || e.getMessage().contains("checksum"),
                     "message names the codec: " + e.getMessage());
         }
     }
@@ -252,7 +269,8 @@ class CodecRobustnessTest {
     @MethodSource("structuredCases")
     void corruptInputNeverEscapesAsAnotherException(String name, JsonNode c, Path dir) throws IOException {
         String id = c.get("config").get("id").asText();
-        Codec codec = REGISTRY.create(new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
+        Codec codec = REGISTRY.create(
+                new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
         byte[] enc = Files.readAllBytes(dir.resolve(c.get("encoded").asText()));
         int n = c.get("decoded_nbytes").asInt();
         Random rnd = new Random(name.hashCode());
@@ -277,8 +295,18 @@ class CodecRobustnessTest {
 
     @Test
     void emptyInputs() throws IOException {
-        for (String id : List.of("zlib", "gzip", "bz2", "lzma", "zstd", "lz4", "blosc", "fletcher32", "crc32",
-                "vlen-utf8", "packbits")) {
+        for (String id : List.of(
+                "zlib",
+                "gzip",
+                "bz2",
+                "lzma",
+                "zstd",
+                "lz4",
+                "blosc",
+                "fletcher32",
+                "crc32",
+                "vlen-utf8",
+                "packbits")) {
             Codec c = codec("{\"id\":\"" + id + "\"}");
             assertThrows(CodecException.class, () -> c.decode(new byte[0], 1000), id);
         }
@@ -315,7 +343,11 @@ class CodecRobustnessTest {
         Codec fso = codec("{\"id\":\"fixedscaleoffset\",\"scale\":\"10\",\"offset\":\"1000\",\"dtype\":\"<f8\","
                 + "\"astype\":\"|u1\"}");
         byte[] out = fso.decode(new byte[] {5}, 8);
-        assertEquals(1000.5, java.nio.ByteBuffer.wrap(out).order(java.nio.ByteOrder.LITTLE_ENDIAN).getDouble());
+        assertEquals(
+                1000.5,
+                java.nio.ByteBuffer.wrap(out)
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                        .getDouble());
     }
 
     @Test
@@ -342,15 +374,17 @@ class CodecRobustnessTest {
 
     @Test
     void unknownIdIsUnknownCodecException() {
-        UnknownCodecException e = assertThrows(UnknownCodecException.class,
-                () -> REGISTRY.create(new CodecConfig("nosuchcodec", null, "<i4")));
+        UnknownCodecException e = assertThrows(
+                UnknownCodecException.class, () -> REGISTRY.create(new CodecConfig("nosuchcodec", null, "<i4")));
         assertEquals("nosuchcodec", e.codecId());
         assertTrue(e.getMessage().contains("nosuchcodec"));
     }
 
     @Test
     void fletcher32MismatchIsReported() throws Exception {
-        Path extra = Path.of(getClass().getResource("/codec-extra/data/hdf5_fletcher32_f32.dat").toURI());
+        Path extra = Path.of(getClass()
+                .getResource("/codec-extra/data/hdf5_fletcher32_f32.dat")
+                .toURI());
         byte[] enc = Files.readAllBytes(extra);
         Codec c = codec("{\"id\":\"fletcher32\"}");
         assertEquals(enc.length - 4, c.decode(enc, enc.length).length);
@@ -402,7 +436,8 @@ class CodecRobustnessTest {
     @ParameterizedTest
     @ValueSource(strings = {"hdf5_fletcher32_f32.dat", "hdf5_fletcher32_odd.dat", "hdf5_fletcher32_shuffled.dat"})
     void fletcher32ChunksWrittenByHdf5EndWithTheirChecksumLittleEndian(String file) throws Exception {
-        byte[] enc = Files.readAllBytes(Path.of(getClass().getResource("/codec-extra/data/" + file).toURI()));
+        byte[] enc = Files.readAllBytes(
+                Path.of(getClass().getResource("/codec-extra/data/" + file).toURI()));
         int n = enc.length - 4;
         assertEquals(CodecSupport.le32(enc, n), Fletcher32Codec.checksum(enc, 0, n), file);
     }
@@ -496,12 +531,15 @@ class CodecRobustnessTest {
             List<Future<?>> fs = new ArrayList<>();
             for (JsonNode c : cases) {
                 String id = c.get("config").get("id").asText();
-                Codec codec = REGISTRY.create(new CodecConfig(id, c.get("config"), c.get("array_dtype").asText()));
-                byte[] enc = Files.readAllBytes(corpus().resolve(c.get("encoded").asText()));
+                Codec codec = REGISTRY.create(new CodecConfig(
+                        id, c.get("config"), c.get("array_dtype").asText()));
+                byte[] enc =
+                        Files.readAllBytes(corpus().resolve(c.get("encoded").asText()));
                 for (int t = 0; t < 4; t++) {
                     fs.add(pool.submit(() -> {
                         for (int k = 0; k < 5; k++) {
-                            byte[] out = codec.decode(enc, c.get("decoded_nbytes").asInt());
+                            byte[] out =
+                                    codec.decode(enc, c.get("decoded_nbytes").asInt());
                             assertEquals(c.get("decoded_sha256").asText(), TestSupport.sha256(out));
                         }
                         return null;

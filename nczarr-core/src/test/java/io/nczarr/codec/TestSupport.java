@@ -9,8 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 final class TestSupport {
-    private TestSupport() {
-    }
+    private TestSupport() {}
 
     /** The shared corpus: system property corpus.dir (set by the parent pom), else ../shared/corpus. */
     static Path corpusDir() {

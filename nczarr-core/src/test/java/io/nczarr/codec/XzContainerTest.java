@@ -1,13 +1,12 @@
 package io.nczarr.codec;
 
-import io.nczarr.error.CodecException;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nczarr.error.CodecException;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +21,8 @@ class XzContainerTest {
         JsonNode root = new ObjectMapper().readTree(dir.resolve("INDEX.json").toFile());
         int seen = 0;
         for (JsonNode c : root.get("cases")) {
-            if (!c.get("codec").asText().equals("lzma") || c.get("config").get("format").asInt() != 1) {
+            if (!c.get("codec").asText().equals("lzma")
+                    || c.get("config").get("format").asInt() != 1) {
                 continue;
             }
             byte[] enc = Files.readAllBytes(dir.resolve(c.get("encoded").asText()));
@@ -36,7 +36,9 @@ class XzContainerTest {
 
     @Test
     void sha256CheckAndConcatenatedStreamsWithPadding() throws Exception {
-        Path extra = Path.of(getClass().getResource("/codec-extra/data/lzma_xz_preset9_check_sha256.dat").toURI());
+        Path extra = Path.of(getClass()
+                .getResource("/codec-extra/data/lzma_xz_preset9_check_sha256.dat")
+                .toURI());
         byte[] one = Files.readAllBytes(extra);
         byte[] single = XzContainer.decode(one, 24000);
         assertNotNull(single);

@@ -34,7 +34,10 @@ class ZarrCorpusChunkTest {
         }
         List<Arguments> out = new ArrayList<>();
         for (JsonNode c : root.get("chunks")) {
-            out.add(Arguments.of(c.get("store").asText() + "/" + c.get("array").asText() + "/" + c.get("key").asText(), c));
+            out.add(Arguments.of(
+                    c.get("store").asText() + "/" + c.get("array").asText() + "/"
+                            + c.get("key").asText(),
+                    c));
         }
         return out.stream();
     }
@@ -42,7 +45,9 @@ class ZarrCorpusChunkTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("chunks")
     void decodesLikeZarr(String name, JsonNode c) throws IOException {
-        Path arrayDir = TestSupport.corpusDir().resolve("zarr").resolve(c.get("store").asText())
+        Path arrayDir = TestSupport.corpusDir()
+                .resolve("zarr")
+                .resolve(c.get("store").asText())
                 .resolve(c.get("array").asText());
         Assumptions.assumeTrue(Files.isDirectory(arrayDir), "corpus not found at " + arrayDir);
         JsonNode zarray = JSON.readTree(arrayDir.resolve(".zarray").toFile());

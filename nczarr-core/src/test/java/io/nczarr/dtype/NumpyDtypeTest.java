@@ -48,8 +48,17 @@ class NumpyDtypeTest {
         "<i      , i, 8 , 8 , <, <i8  , true , true , false",
         "|b      , b, 1 , 1 , |, |b1  , true , false, false",
     })
-    void parses(String text, char kind, int itemsize, int length, char order, String str, boolean numeric,
-            boolean integer, boolean isFloat) throws InvalidDtypeException {
+    void parses(
+            String text,
+            char kind,
+            int itemsize,
+            int length,
+            char order,
+            String str,
+            boolean numeric,
+            boolean integer,
+            boolean isFloat)
+            throws InvalidDtypeException {
         NumpyDtype d = NumpyDtype.parse(text);
         assertEquals(kind, d.kind());
         assertEquals(itemsize, d.itemsize());
@@ -68,8 +77,27 @@ class NumpyDtypeTest {
 
     @ParameterizedTest(name = "''{0}''")
     @NullAndEmptySource
-    @ValueSource(strings = {" ", "<", "|", "garbage!", "<x4", "|J0", "<i3", "<i0", "|b2", "<f16", "<f1", "<c4",
-        "<M4", "<i4x", "<S-1", "<U99999999", "|S16777217", "<f8[ns]"})
+    @ValueSource(
+            strings = {
+                " ",
+                "<",
+                "|",
+                "garbage!",
+                "<x4",
+                "|J0",
+                "<i3",
+                "<i0",
+                "|b2",
+                "<f16",
+                "<f1",
+                "<c4",
+                "<M4",
+                "<i4x",
+                "<S-1",
+                "<U99999999",
+                "|S16777217",
+                "<f8[ns]"
+            })
     void rejects(String text) {
         assertThrows(InvalidDtypeException.class, () -> NumpyDtype.parse(text));
         assertNull(NumpyDtype.parseOrNull(text));

@@ -24,8 +24,14 @@ class NcZarrOptionsTest {
 
     @Test
     void settingsComeFromTheProperties() throws NcZarrException {
-        try (NcZarrOptions o = with(Map.of(NcZarrOptions.DECODE_THREADS, "3", NcZarrOptions.REQUEST_THREADS, "7",
-                NcZarrOptions.MAX_OBJECT_BYTES, "4096")).build()) {
+        try (NcZarrOptions o = with(Map.of(
+                        NcZarrOptions.DECODE_THREADS,
+                        "3",
+                        NcZarrOptions.REQUEST_THREADS,
+                        "7",
+                        NcZarrOptions.MAX_OBJECT_BYTES,
+                        "4096"))
+                .build()) {
             assertEquals(3, o.readPool().decodeThreads());
             assertEquals(7, o.readPool().requestThreads());
             assertEquals(4096, o.maxObjectBytes());
@@ -35,7 +41,8 @@ class NcZarrOptionsTest {
     @Test
     void defaultsAreBounded() throws NcZarrException {
         try (NcZarrOptions o = with(Map.of()).build()) {
-            assertEquals(Runtime.getRuntime().availableProcessors(), o.readPool().decodeThreads());
+            assertEquals(
+                    Runtime.getRuntime().availableProcessors(), o.readPool().decodeThreads());
             assertEquals(NcZarrOptions.DEFAULT_REQUEST_THREADS, o.readPool().requestThreads());
             assertTrue(o.maxObjectBytes() > 0);
             assertEquals(CodecRegistry.standard().ids(), o.codecs().ids());
@@ -44,12 +51,17 @@ class NcZarrOptionsTest {
 
     @Test
     void badPropertiesNameTheProperty() {
-        NcZarrException e = assertThrows(NcZarrException.class,
+        NcZarrException e = assertThrows(
+                NcZarrException.class,
                 () -> with(Map.of(NcZarrOptions.DECODE_THREADS, "lots")).build());
         assertTrue(e.getMessage().contains(NcZarrOptions.DECODE_THREADS), e.getMessage());
-        e = assertThrows(NcZarrException.class, () -> with(Map.of(NcZarrOptions.REQUEST_THREADS, "0")).build());
+        e = assertThrows(
+                NcZarrException.class,
+                () -> with(Map.of(NcZarrOptions.REQUEST_THREADS, "0")).build());
         assertTrue(e.getMessage().contains(NcZarrOptions.REQUEST_THREADS), e.getMessage());
-        assertThrows(NcZarrException.class, () -> with(Map.of()).decodeThreads(100_000).build());
+        assertThrows(
+                NcZarrException.class,
+                () -> with(Map.of()).decodeThreads(100_000).build());
     }
 
     @Test

@@ -66,10 +66,16 @@ class S3BucketTest {
 
     static S3Settings settings(URI endpoint, String keyId, String secret, Map<String, String> fragment) {
         S3Location loc = S3Location.parse(URI.create(endpoint + "/bucket/ds"));
-        S3Credentials c = keyId == null ? new S3Credentials.Anonymous() : new S3Credentials.Keys(keyId, secret, null, "test");
+        S3Credentials c =
+                keyId == null ? new S3Credentials.Anonymous() : new S3Credentials.Keys(keyId, secret, null, "test");
         Map<String, String> f = new HashMap<>(Map.of(S3Tuning.RETRY_BASE_DELAY_MS.toLowerCase(), "5"));
         f.putAll(fragment);
-        return new S3Settings(loc, keyId == null ? "none" : "test", "us-east-1", "test", c,
+        return new S3Settings(
+                loc,
+                keyId == null ? "none" : "test",
+                "us-east-1",
+                "test",
+                c,
                 S3Tuning.from(f, AwsEnvironment.of(Map.of(), Map.of())));
     }
 
@@ -81,7 +87,8 @@ class S3BucketTest {
     void getRangeAndMissing() throws IOException {
         S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
         try (S3Bucket b = open(pool)) {
-            assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, b.get("ds/v/0", 100).orElseThrow());
+            assertArrayEquals(
+                    new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, b.get("ds/v/0", 100).orElseThrow());
             assertTrue(b.get("ds/v/9", 100).isEmpty());
             assertTrue(b.get("ds/.zattrs", 100).isEmpty());
             assertArrayEquals(new byte[] {3, 4, 5}, b.getRange("ds/v/0", 2, 3).orElseThrow());
@@ -114,7 +121,9 @@ class S3BucketTest {
             assertEquals(List.of("ds", "other"), b.list(""));
         }
         assertEquals(4, proxy.counts().list());
-        assertTrue(proxy.requests().get(0).query().contains("delimiter=%2F"), proxy.requests().toString());
+        assertTrue(
+                proxy.requests().get(0).query().contains("delimiter=%2F"),
+                proxy.requests().toString());
     }
 
     @Test
@@ -153,7 +162,8 @@ class S3BucketTest {
     void missingBucketIsAnError() {
         S3Location loc = S3Location.parse(URI.create(proxy.endpoint() + "/nosuchbucket/ds"));
         S3Settings base = settings(proxy.endpoint(), KEY_ID, SECRET, Map.of());
-        S3Settings s = new S3Settings(loc, base.profile(), base.region(), base.regionSource(), base.credentials(), base.tuning());
+        S3Settings s = new S3Settings(
+                loc, base.profile(), base.region(), base.regionSource(), base.credentials(), base.tuning());
         try (S3Bucket b = S3Bucket.open(s, new S3ClientPool(S3ClientFactory::create))) {
             IOException e = assertThrows(IOException.class, () -> b.get("ds/.zgroup", 100));
             assertTrue(e.getMessage().contains("NoSuchBucket"), e.getMessage());
@@ -174,7 +184,8 @@ class S3BucketTest {
             return null;
         });
         try (S3Bucket b = open(new S3ClientPool(S3ClientFactory::create))) {
-            assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, b.get("ds/v/0", 100).orElseThrow());
+            assertArrayEquals(
+                    new byte[] {1, 2, 3, 4, 5, 6, 7, 8}, b.get("ds/v/0", 100).orElseThrow());
             assertArrayEquals(new byte[] {9}, b.get("ds/v/1", 100).orElseThrow());
         }
         assertEquals(5, proxy.counts().get(), proxy.requests().toString());
@@ -183,7 +194,8 @@ class S3BucketTest {
     @Test
     void retriesAreBounded() {
         proxy.faults(r -> CountingProxy.Fault.status(503, "ServiceUnavailable"));
-        try (S3Bucket b = S3Bucket.open(settings(proxy.endpoint(), KEY_ID, SECRET, Map.of("nczarr.s3.maxattempts", "3")),
+        try (S3Bucket b = S3Bucket.open(
+                settings(proxy.endpoint(), KEY_ID, SECRET, Map.of("nczarr.s3.maxattempts", "3")),
                 new S3ClientPool(S3ClientFactory::create))) {
             IOException e = assertThrows(IOException.class, () -> b.get("ds/v/0", 100));
             assertTrue(e.getMessage().contains("503"), e.getMessage());

@@ -65,7 +65,8 @@ class S3LocationTest {
         S3Location l = parse("https://s3.amazonaws.com/noaa-goes16/ABI/x.nc");
         assertEquals("noaa-goes16", l.bucket());
         assertNull(l.hostRegion());
-        assertEquals("eu-west-1", parse("https://s3-eu-west-1.amazonaws.com/b12/k").hostRegion());
+        assertEquals(
+                "eu-west-1", parse("https://s3-eu-west-1.amazonaws.com/b12/k").hostRegion());
     }
 
     @Test
@@ -76,7 +77,9 @@ class S3LocationTest {
         assertEquals("eu-central-1", l.hostRegion());
         assertFalse(l.pathStyle());
         assertTrue(l.isAws());
-        assertEquals("my.dotted.bucket", parse("https://my.dotted.bucket.s3.us-east-2.amazonaws.com/k").bucket());
+        assertEquals(
+                "my.dotted.bucket",
+                parse("https://my.dotted.bucket.s3.us-east-2.amazonaws.com/k").bucket());
         assertNull(parse("https://my-bucket.s3.amazonaws.com/k").hostRegion());
     }
 
@@ -98,7 +101,9 @@ class S3LocationTest {
         assertEquals(URI.create("http://127.0.0.1:8080"), l.endpoint());
         assertEquals("bucket", l.bucket());
         assertEquals("prefix/ds.file", l.key());
-        assertEquals("http://minio.local", parse("http://minio.local/bkt/x").endpoint().toString());
+        assertEquals(
+                "http://minio.local",
+                parse("http://minio.local/bkt/x").endpoint().toString());
     }
 
     @Test
@@ -128,11 +133,12 @@ class S3LocationTest {
         assertThrows(IllegalArgumentException.class, () -> parse("ftp://bucket/x"));
         assertThrows(IllegalArgumentException.class, () -> parse("https://minio.local/"), "no bucket");
         assertThrows(IllegalArgumentException.class, () -> parse("https://s3.us-west-2.amazonaws.com/"), "no bucket");
-        assertThrows(IllegalArgumentException.class, () -> parse("https://foo.bar.amazonaws.com/b/k"), "not an S3 host");
+        assertThrows(
+                IllegalArgumentException.class, () -> parse("https://foo.bar.amazonaws.com/b/k"), "not an S3 host");
         assertThrows(IllegalArgumentException.class, () -> parse("s3://ab/k"), "bucket too short");
         assertThrows(IllegalArgumentException.class, () -> parse("https://host/bucket/k?x=1"), "query");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> parse("https://user:secret@host/bucket/k"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> parse("https://user:secret@host/bucket/k"));
         assertFalse(e.getMessage().contains("secret"), e.getMessage());
     }
 }

@@ -25,36 +25,43 @@ class S3SettingsTest {
 
     @TempDir
     Path tmp;
+
     Map<String, String> props;
     Map<String, String> env;
 
     @BeforeEach
     void files() throws IOException {
-        Files.writeString(tmp.resolve("config"), String.join("\n",
-                "# a comment",
-                "[default]",
-                "region = eu-west-1",
-                "[profile unidata]",
-                "aws_region=us-west-2",
-                "s3 =",
-                "    max_concurrent_requests = 20",
-                "[profile regiononly]",
-                "region = ap-south-1",
-                "[profile tool]",
-                "credential_process = /bin/false",
-                ""));
+        Files.writeString(
+                tmp.resolve("config"),
+                String.join(
+                        "\n",
+                        "# a comment",
+                        "[default]",
+                        "region = eu-west-1",
+                        "[profile unidata]",
+                        "aws_region=us-west-2",
+                        "s3 =",
+                        "    max_concurrent_requests = 20",
+                        "[profile regiononly]",
+                        "region = ap-south-1",
+                        "[profile tool]",
+                        "credential_process = /bin/false",
+                        ""));
         // netcdf-c's example indents the keys under the header
-        Files.writeString(tmp.resolve("credentials"), String.join("\n",
-                "[default]",
-                "    aws_access_key_id=AKIADEFAULT",
-                "    aws_secret_access_key=" + SECRET_A,
-                "[unidata]",
-                "aws_access_key_id = AKIAUNIDATA",
-                "aws_secret_access_key = " + SECRET_B,
-                "aws_session_token = token123",
-                "[halfkey]",
-                "aws_access_key_id = AKIAHALF",
-                ""));
+        Files.writeString(
+                tmp.resolve("credentials"),
+                String.join(
+                        "\n",
+                        "[default]",
+                        "    aws_access_key_id=AKIADEFAULT",
+                        "    aws_secret_access_key=" + SECRET_A,
+                        "[unidata]",
+                        "aws_access_key_id = AKIAUNIDATA",
+                        "aws_secret_access_key = " + SECRET_B,
+                        "aws_session_token = token123",
+                        "[halfkey]",
+                        "aws_access_key_id = AKIAHALF",
+                        ""));
         props = new HashMap<>();
         props.put("user.home", tmp.resolve("nohome").toString());
         props.put(AwsEnvironment.CONFIG_FILE_PROPERTY, tmp.resolve("config").toString());
@@ -101,15 +108,23 @@ class S3SettingsTest {
     @Test
     void regionOrder() throws IOException {
         // 1. fragment
-        assertEquals("sa-east-1", resolve("https://s3.us-west-2.amazonaws.com/b12/k", Map.of("aws.region", "sa-east-1")).region());
+        assertEquals(
+                "sa-east-1",
+                resolve("https://s3.us-west-2.amazonaws.com/b12/k", Map.of("aws.region", "sa-east-1"))
+                        .region());
         // 2. profile (aws_region or region)
-        assertEquals("eu-west-1", resolve("https://s3.us-west-2.amazonaws.com/b12/k", Map.of()).region());
+        assertEquals(
+                "eu-west-1",
+                resolve("https://s3.us-west-2.amazonaws.com/b12/k", Map.of()).region());
         // 3. host name, when the profile has none
         S3Settings s = resolve("https://b12.s3.us-west-2.amazonaws.com/k", Map.of("aws.profile", "none"));
         assertEquals("us-west-2", s.region());
         assertEquals("host name", s.regionSource());
         // 4. us-east-1
-        assertEquals("us-east-1", resolve("http://127.0.0.1:9000/bucket/k", Map.of("aws.profile", "none")).region());
+        assertEquals(
+                "us-east-1",
+                resolve("http://127.0.0.1:9000/bucket/k", Map.of("aws.profile", "none"))
+                        .region());
     }
 
     @Test
@@ -122,10 +137,14 @@ class S3SettingsTest {
         assertInstanceOf(S3Credentials.Anonymous.class, s.credentials());
         assertEquals("none", s.profile());
         env.put("AWS_PROFILE", "none");
-        assertInstanceOf(S3Credentials.Anonymous.class, resolve("s3://bucket/k", Map.of()).credentials());
+        assertInstanceOf(
+                S3Credentials.Anonymous.class,
+                resolve("s3://bucket/k", Map.of()).credentials());
         Files.writeString(tmp.resolve("broken"), "not a profile file\n");
         props.put(AwsEnvironment.CONFIG_FILE_PROPERTY, tmp.resolve("broken").toString());
-        assertInstanceOf(S3Credentials.Anonymous.class, resolve("s3://bucket/k", Map.of()).credentials());
+        assertInstanceOf(
+                S3Credentials.Anonymous.class,
+                resolve("s3://bucket/k", Map.of()).credentials());
     }
 
     @Test
@@ -133,24 +152,29 @@ class S3SettingsTest {
         env.put("AWS_ACCESS_KEY_ID", "AKIAENV");
         env.put("AWS_SECRET_ACCESS_KEY", SECRET_B);
         env.put("AWS_SESSION_TOKEN", "tok");
-        S3Credentials.Keys k = assertInstanceOf(S3Credentials.Keys.class, resolve("s3://bucket/k", Map.of()).credentials());
+        S3Credentials.Keys k = assertInstanceOf(
+                S3Credentials.Keys.class, resolve("s3://bucket/k", Map.of()).credentials());
         assertEquals("AKIAENV", k.accessKeyId());
         assertEquals("tok", k.sessionToken());
         // a named profile wins over the environment
-        k = assertInstanceOf(S3Credentials.Keys.class, resolve("s3://bucket/k", Map.of("aws.profile", "unidata")).credentials());
+        k = assertInstanceOf(
+                S3Credentials.Keys.class,
+                resolve("s3://bucket/k", Map.of("aws.profile", "unidata")).credentials());
         assertEquals("AKIAUNIDATA", k.accessKeyId());
         // system properties aws.accessKeyId/aws.secretAccessKey stand in for the variables
         env.clear();
         env.put("AWS_SHARED_CREDENTIALS_FILE", tmp.resolve("missing").toString());
         props.put("aws.accessKeyId", "AKIAPROP");
         props.put("aws.secretAccessKey", SECRET_A);
-        k = assertInstanceOf(S3Credentials.Keys.class, resolve("s3://bucket/k", Map.of()).credentials());
+        k = assertInstanceOf(
+                S3Credentials.Keys.class, resolve("s3://bucket/k", Map.of()).credentials());
         assertEquals("AKIAPROP", k.accessKeyId());
     }
 
     @Test
     void missingNamedProfileIsAnErrorNotAnonymous() {
-        IOException e = assertThrows(IOException.class, () -> resolve("s3://bucket/k", Map.of("aws.profile", "nosuch")));
+        IOException e =
+                assertThrows(IOException.class, () -> resolve("s3://bucket/k", Map.of("aws.profile", "nosuch")));
         assertTrue(e.getMessage().contains("'nosuch'"), e.getMessage());
         assertTrue(e.getMessage().contains("credentials"), e.getMessage());
         env.put("AWS_PROFILE", "nosuch2");
@@ -168,7 +192,8 @@ class S3SettingsTest {
 
     @Test
     void profileWithoutKeysIsAnError() {
-        IOException e = assertThrows(IOException.class, () -> resolve("s3://bucket/k", Map.of("aws.profile", "regiononly")));
+        IOException e =
+                assertThrows(IOException.class, () -> resolve("s3://bucket/k", Map.of("aws.profile", "regiononly")));
         assertTrue(e.getMessage().contains("no credentials"), e.getMessage());
         e = assertThrows(IOException.class, () -> resolve("s3://bucket/k", Map.of("aws.profile", "halfkey")));
         assertTrue(e.getMessage().contains("without aws_secret_access_key"), e.getMessage());
@@ -179,7 +204,8 @@ class S3SettingsTest {
 
     @Test
     void credentialProcessProfilesAreLeftToTheSdk() throws IOException {
-        S3Credentials c = resolve("s3://bucket/k", Map.of("aws.profile", "tool")).credentials();
+        S3Credentials c =
+                resolve("s3://bucket/k", Map.of("aws.profile", "tool")).credentials();
         assertInstanceOf(S3Credentials.SdkProfile.class, c);
     }
 
@@ -205,8 +231,13 @@ class S3SettingsTest {
     @Test
     void noSecretInAnyDescription() throws IOException {
         S3Settings s = resolve("s3://bucket/k", Map.of("aws.profile", "unidata"));
-        for (String text : new String[] {s.toString(), s.describe(), s.credentials().toString(),
-            s.clientSpec().toString(), s.credentials().describe()}) {
+        for (String text : new String[] {
+            s.toString(),
+            s.describe(),
+            s.credentials().toString(),
+            s.clientSpec().toString(),
+            s.credentials().describe()
+        }) {
             assertFalse(text.contains(SECRET_B), text);
             assertFalse(text.contains("token123"), text);
         }
@@ -225,7 +256,12 @@ class S3SettingsTest {
         assertEquals(16, resolve("s3://bucket/k", Map.of()).tuning().concurrency());
         props.put(S3Tuning.CONCURRENCY, "4");
         assertEquals(4, resolve("s3://bucket/k", Map.of()).tuning().concurrency());
-        assertEquals(1, resolve("s3://bucket/k", Map.of("nczarr.s3.concurrency", "1")).tuning().concurrency());
-        assertThrows(IllegalArgumentException.class, () -> resolve("s3://bucket/k", Map.of("nczarr.s3.concurrency", "x")));
+        assertEquals(
+                1,
+                resolve("s3://bucket/k", Map.of("nczarr.s3.concurrency", "1"))
+                        .tuning()
+                        .concurrency());
+        assertThrows(
+                IllegalArgumentException.class, () -> resolve("s3://bucket/k", Map.of("nczarr.s3.concurrency", "x")));
     }
 }

@@ -10,8 +10,7 @@ import java.util.List;
 
 /** The key ids and secrets of the loopback S3 server's profiles, read from the credentials file it writes. */
 final class LocalS3Secrets {
-    private LocalS3Secrets() {
-    }
+    private LocalS3Secrets() {}
 
     static List<String> all() {
         LocalS3.get();

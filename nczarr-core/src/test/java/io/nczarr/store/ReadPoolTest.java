@@ -47,8 +47,7 @@ class ReadPoolTest {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

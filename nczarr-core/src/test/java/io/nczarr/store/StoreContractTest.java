@@ -94,7 +94,8 @@ class StoreContractTest {
 
     /** A zip of {@link #OBJECTS}, each entry named {@code top + key} ({@code top} = "" for the root layout). */
     static Path writeZip(Path zip, String top) throws IOException {
-        try (OutputStream os = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(os)) {
+        try (OutputStream os = Files.newOutputStream(zip);
+                ZipOutputStream z = new ZipOutputStream(os)) {
             if (!top.isEmpty()) {
                 z.putNextEntry(new ZipEntry(top));
                 z.closeEntry();
@@ -206,7 +207,8 @@ class StoreContractTest {
                             assertArrayEquals(e.getValue(), s.get(e.getKey()).orElseThrow(), e.getKey());
                             checked++;
                         }
-                        assertArrayEquals(new byte[] {5, 6}, s.getRange("v/0", 4, 2).orElseThrow());
+                        assertArrayEquals(
+                                new byte[] {5, 6}, s.getRange("v/0", 4, 2).orElseThrow());
                         assertTrue(s.get("v/1").isEmpty());
                     }
                     return checked;

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.ServerSocket;
-import java.net.SocketTimeoutException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +41,8 @@ class StoreFailuresTest {
     @Test
     void zipWithTraversalEntriesIsRefused() throws IOException {
         Path zip = tmp.resolve("evil.zip");
-        try (OutputStream os = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(os)) {
+        try (OutputStream os = Files.newOutputStream(zip);
+                ZipOutputStream z = new ZipOutputStream(os)) {
             z.putNextEntry(new ZipEntry(".zgroup"));
             z.write(StoreContractTest.bytes("{}"));
             z.putNextEntry(new ZipEntry("../evil/.zarray"));
@@ -69,7 +69,8 @@ class StoreFailuresTest {
         for (int i = 0; i < data.length; i++) {
             data[i] = (byte) (i % 7 + i / 100);
         }
-        try (OutputStream os = Files.newOutputStream(zip); ZipOutputStream z = new ZipOutputStream(os)) {
+        try (OutputStream os = Files.newOutputStream(zip);
+                ZipOutputStream z = new ZipOutputStream(os)) {
             z.putNextEntry(new ZipEntry(".zgroup"));
             z.write(StoreContractTest.bytes("{}"));
             z.putNextEntry(new ZipEntry("v/0"));
@@ -136,15 +137,16 @@ class StoreFailuresTest {
 
     @Test
     void localFailuresAreRetryableOnlyWhenTheSystemSaysTheyPass() {
-        StoreException eagain = (StoreException) LocalFailures.of("/d", "k", "cannot read the file",
-                new IOException("Resource temporarily unavailable"));
+        StoreException eagain = (StoreException) LocalFailures.of(
+                "/d", "k", "cannot read the file", new IOException("Resource temporarily unavailable"));
         assertTrue(eagain.isRetryable());
-        StoreException eio = (StoreException) LocalFailures.of("/d", "k", "cannot read the file",
-                new IOException("Input/output error"));
+        StoreException eio = (StoreException)
+                LocalFailures.of("/d", "k", "cannot read the file", new IOException("Input/output error"));
         assertFalse(eio.isRetryable());
         assertEquals("/d: k: cannot read the file: IOException: Input/output error", eio.getMessage());
         InterruptedIOException interrupted = new InterruptedIOException();
-        assertSame(interrupted, LocalFailures.of("/d", "k", "x", interrupted), "a cancelled read is not a store failure");
+        assertSame(
+                interrupted, LocalFailures.of("/d", "k", "x", interrupted), "a cancelled read is not a store failure");
     }
 
     @Test
@@ -189,13 +191,15 @@ class StoreFailuresTest {
         assertFalse(S3Bucket.isRetryable(s3Failure(404, "NoSuchBucket")));
         assertFalse(S3Bucket.isRetryable(s3Failure(400, "InvalidRequest")));
         assertTrue(S3Bucket.isRetryable(ApiCallTimeoutException.create(1000)));
-        assertTrue(S3Bucket.isRetryable(SdkClientException.create("Unable to execute HTTP request",
-                new java.net.ConnectException("Connection refused"))));
+        assertTrue(S3Bucket.isRetryable(SdkClientException.create(
+                "Unable to execute HTTP request", new java.net.ConnectException("Connection refused"))));
         assertFalse(S3Bucket.isRetryable(SdkClientException.create("Unable to marshall")));
     }
 
     private static S3Exception s3Failure(int status, String code) {
-        return (S3Exception) S3Exception.builder().statusCode(status)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).build()).build();
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).build())
+                .build();
     }
 }

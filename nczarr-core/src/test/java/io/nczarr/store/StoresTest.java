@@ -34,7 +34,9 @@ class StoresTest {
         assertEquals(StoreKind.ZIP, kind(zip));
         assertEquals(StoreKind.ZIP, kind(zip.toUri()), "file: URL without a flag");
         assertEquals(StoreKind.ZIP, kind(tmp.resolve("later.zip")), "named .zip before it exists");
-        assertEquals(StoreKind.DIRECTORY, kind(Files.createDirectory(tmp.resolve("folder.zip"))),
+        assertEquals(
+                StoreKind.DIRECTORY,
+                kind(Files.createDirectory(tmp.resolve("folder.zip"))),
                 "a directory named .zip is a directory");
         assertEquals(StoreKind.DIRECTORY, kind(tmp.resolve("nosuch")));
         assertEquals(StoreKind.DIRECTORY, kind(Files.write(tmp.resolve("text"), new byte[] {'{', '}'})));
@@ -57,7 +59,8 @@ class StoresTest {
         Path zip = StoreContractTest.writeZip(tmp.resolve("noextension"), "");
         try (Store d = TestStores.open(DatasetUrl.parse(dir.toString()));
                 Store z = TestStores.open(DatasetUrl.parse(zip.toString()));
-                Store viaZgroup = TestStores.open(DatasetUrl.parse(dir.resolve(".zgroup").toString()))) {
+                Store viaZgroup =
+                        TestStores.open(DatasetUrl.parse(dir.resolve(".zgroup").toString()))) {
             assertInstanceOf(DirectoryStore.class, d);
             assertInstanceOf(ZipStore.class, z);
             assertInstanceOf(DirectoryStore.class, viaZgroup, "a path to the root .zgroup opens its folder");
@@ -68,11 +71,14 @@ class StoresTest {
     @Test
     void missingDatasetsAreStoreFailuresNamingThePath() {
         Path missing = tmp.resolve("no/such/dataset.zarr");
-        StoreException e = assertThrows(StoreException.class, () -> TestStores.open(DatasetUrl.parse(missing.toString())));
-        assertTrue(e.getMessage().contains(missing.toString()) && e.getMessage().contains("no such dataset"),
+        StoreException e =
+                assertThrows(StoreException.class, () -> TestStores.open(DatasetUrl.parse(missing.toString())));
+        assertTrue(
+                e.getMessage().contains(missing.toString()) && e.getMessage().contains("no such dataset"),
                 e.getMessage());
         assertFalse(e.isRetryable());
-        StoreException z = assertThrows(StoreException.class,
+        StoreException z = assertThrows(
+                StoreException.class,
                 () -> TestStores.open(DatasetUrl.parse(tmp.resolve("gone.zip").toString())));
         assertTrue(z.getMessage().contains("no such zip file"), z.getMessage());
     }
@@ -80,14 +86,15 @@ class StoresTest {
     @Test
     void aFileWhereADirectoryIsExpectedIsRefused() throws IOException {
         Path f = Files.write(tmp.resolve("plain"), new byte[] {1});
-        StoreException e = assertThrows(StoreException.class,
-                () -> TestStores.open(DatasetUrl.parse(f.toUri() + "#mode=nczarr,file")));
+        StoreException e = assertThrows(
+                StoreException.class, () -> TestStores.open(DatasetUrl.parse(f.toUri() + "#mode=nczarr,file")));
         assertTrue(e.getMessage().contains("is not a directory"), e.getMessage());
     }
 
     @Test
     void bytesModeIsNotAStore() {
-        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
+        UnsupportedFeatureException e = assertThrows(
+                UnsupportedFeatureException.class,
                 () -> TestStores.open(DatasetUrl.parse("https://example.org/x.nc#mode=bytes")));
         assertTrue(e.getMessage().contains("mode=bytes"), e.getMessage());
     }

@@ -8,8 +8,7 @@ import java.io.IOException;
 
 /** The resources core's tests open stores with, as a host would pass them in (one pool for the test JVM). */
 public final class TestStores {
-    private TestStores() {
-    }
+    private TestStores() {}
 
     public static final S3ClientPool S3_CLIENTS = new S3ClientPool(S3ClientFactory::create);
 

@@ -57,8 +57,8 @@ class DatasetUrlTest {
 
     @Test
     void unknownFlagIsAClearError() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> DatasetUrl.parse("file:///x#mode=nczarr,bogus"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> DatasetUrl.parse("file:///x#mode=nczarr,bogus"));
         assertTrue(e.getMessage().contains("bogus"), e.getMessage());
     }
 

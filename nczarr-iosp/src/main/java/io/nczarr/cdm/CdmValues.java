@@ -8,8 +8,7 @@ import ucar.nc2.Attribute;
 
 /** Conversions between the model's values and netCDF-Java 4.5.5 arrays and attributes. */
 final class CdmValues {
-    private CdmValues() {
-    }
+    private CdmValues() {}
 
     /** How CDM 4.5.5 marks unsigned integer variables. */
     static final String UNSIGNED = "_Unsigned";

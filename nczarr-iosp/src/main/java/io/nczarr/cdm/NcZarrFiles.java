@@ -23,8 +23,7 @@ import ucar.nc2.util.cache.FileFactory;
  * readers over a block-cached byte-range {@code RandomAccessFile} (module s3-raf).
  */
 public final class NcZarrFiles {
-    private NcZarrFiles() {
-    }
+    private NcZarrFiles() {}
 
     /** Opens a dataset with the process default {@link NcZarrOptions#shared()}; the caller closes the file. */
     public static NetcdfFile open(String location) throws IOException {
@@ -59,8 +58,13 @@ public final class NcZarrFiles {
         if ("file".equals(url.scheme())) {
             return NetcdfFile.open(url.localPath().toString());
         }
-        return ByteRangeFiles.open(url.uri(), url.parameters(), location, ByteRangeFiles.systemConfig(),
-                options.httpClient(), options.s3Clients());
+        return ByteRangeFiles.open(
+                url.uri(),
+                url.parameters(),
+                location,
+                ByteRangeFiles.systemConfig(),
+                options.httpClient(),
+                options.s3Clients());
     }
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */
@@ -94,8 +98,8 @@ public final class NcZarrFiles {
     }
 
     private static final FileFactory FILE_FACTORY = (location, bufferSize, cancelTask, iospMessage) -> open(location);
-    private static final FileFactory DATASET_FACTORY = (location, bufferSize, cancelTask, iospMessage) ->
-            openDataset(location, true);
+    private static final FileFactory DATASET_FACTORY =
+            (location, bufferSize, cancelTask, iospMessage) -> openDataset(location, true);
 
     /** The metadata model behind a file this plugin opened, or {@code null} for other files. */
     public static DatasetModel model(NetcdfFile file) {

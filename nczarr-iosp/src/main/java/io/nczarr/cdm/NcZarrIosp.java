@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import ucar.ma2.Array;
-import ucar.ma2.DataType;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Range;
 import ucar.ma2.Section;
@@ -53,8 +52,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     private final List<ChunkReader> readers = new CopyOnWriteArrayList<>();
 
     /** For ServiceLoader: opens with {@link NcZarrOptions#shared()}. */
-    public NcZarrIosp() {
-    }
+    public NcZarrIosp() {}
 
     NcZarrIosp(OpenDataset dataset) {
         this.dataset = dataset;
@@ -81,7 +79,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
     private static Path localPath(String loc) {
         try {
-            String s = loc.startsWith("file:") ? DatasetUrl.parse(loc).localPath().toString() : loc;
+            String s =
+                    loc.startsWith("file:") ? DatasetUrl.parse(loc).localPath().toString() : loc;
             return Paths.get(s);
         } catch (RuntimeException e) {
             return null;
@@ -118,7 +117,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         private void addDimensions(GroupModel gm, Group g) throws IOException {
             for (Dim d : gm.dimensions()) {
                 if (d.length() > Integer.MAX_VALUE) {
-                    throw new IOException(model.location() + ": dimension " + d.name() + " is longer than netCDF-Java allows");
+                    throw new IOException(
+                            model.location() + ": dimension " + d.name() + " is longer than netCDF-Java allows");
                 }
                 // cdm 4.5.5 only allows a zero length on an unlimited dimension
                 boolean unlimited = d.unlimited() || d.length() == 0;
@@ -152,7 +152,9 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                     v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
                 }
                 if (!vm.isScalar()) {
-                    v.addAttribute(new Attribute(CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
+                    v.addAttribute(new Attribute(
+                            CdmValues.CHUNK_SIZES,
+                            Array.factory(vm.array().chunks().clone())));
                 }
                 ChunkReader reader = dataset.reader(vm);
                 // an unknown codec or a bad codec parameter fails the open, naming the variable

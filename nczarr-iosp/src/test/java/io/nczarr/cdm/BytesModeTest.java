@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.testkit.TestFiles;
+import io.nczarr.testkit.http.RangeHttpServer;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ class BytesModeTest {
             for (String fragment : List.of("#mode=bytes", "#bytes")) {
                 String loc = url(f) + fragment;
                 try (NetcdfFile remote = NcZarrFiles.open(loc);
-                     NetcdfFile local = NetcdfFile.open(dir.resolve(f).toString())) {
+                        NetcdfFile local = NetcdfFile.open(dir.resolve(f).toString())) {
                     assertEquals(loc, remote.getLocation());
                     assertEquals(local.getFileTypeId(), remote.getFileTypeId(), loc);
                     for (Variable lv : local.getVariables()) {
@@ -71,7 +71,8 @@ class BytesModeTest {
     @Test
     void openDatasetAppliesCfEnhancements() throws IOException {
         try (NetcdfDataset remote = NcZarrFiles.openDataset(url("classic.nc") + "#bytes", true);
-             NetcdfDataset local = NetcdfDataset.openDataset(dir.resolve("classic.nc").toString())) {
+                NetcdfDataset local =
+                        NetcdfDataset.openDataset(dir.resolve("classic.nc").toString())) {
             VariableDS rt = (VariableDS) remote.findVariable("temp");
             assertTrue(rt.hasScaleOffset());
             assertEquals(local.findVariable("temp").read().toString(), rt.read().toString());
@@ -82,8 +83,8 @@ class BytesModeTest {
 
     @Test
     void fileCacheFactoryOpensBytesUrls() throws IOException {
-        try (NetcdfFile nc = NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, url("nc4.nc") + "#bytes",
-                -1, null, null)) {
+        try (NetcdfFile nc =
+                NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, url("nc4.nc") + "#bytes", -1, null, null)) {
             assertEquals(-42, nc.findVariable("scalar_i").readScalarInt());
             assertNotNull(nc.findVariable("obs/deeper/value"));
         }
@@ -98,8 +99,8 @@ class BytesModeTest {
 
     @Test
     void missingObjectIsFileNotFoundNamingTheUrl() {
-        FileNotFoundException e = assertThrows(FileNotFoundException.class,
-                () -> NcZarrFiles.open(url("missing.nc") + "#mode=bytes"));
+        FileNotFoundException e =
+                assertThrows(FileNotFoundException.class, () -> NcZarrFiles.open(url("missing.nc") + "#mode=bytes"));
         assertTrue(e.getMessage().contains(url("missing.nc")), e.getMessage());
     }
 
@@ -114,7 +115,7 @@ class BytesModeTest {
         String anonymous = s3.anonymous.endpoint() + "/bytes/dir/nc4.nc#mode=bytes&aws.profile=none";
         for (String loc : List.of(signed, anonymous)) {
             try (NetcdfFile remote = NcZarrFiles.open(loc);
-                 NetcdfFile local = NetcdfFile.open(dir.resolve("nc4.nc").toString())) {
+                    NetcdfFile local = NetcdfFile.open(dir.resolve("nc4.nc").toString())) {
                 assertEquals(local.getFileTypeId(), remote.getFileTypeId(), loc);
                 for (Variable lv : local.getVariables()) {
                     Variable rv = remote.findVariable(lv.getFullNameEscaped());

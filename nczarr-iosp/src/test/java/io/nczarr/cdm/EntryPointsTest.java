@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.testkit.Corpus;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import ucar.ma2.Array;
@@ -43,7 +43,10 @@ class EntryPointsTest {
             assertEquals("NCZarr", nc.getFileTypeId());
             expected = firstTemp(nc);
         }
-        for (String loc : List.of(SAMPLE.path().toString(), SAMPLE_ZIP.path().toString(), SAMPLE_ZIP.url(),
+        for (String loc : List.of(
+                SAMPLE.path().toString(),
+                SAMPLE_ZIP.path().toString(),
+                SAMPLE_ZIP.url(),
                 SAMPLE.path().toUri().toString())) {
             try (NetcdfFile nc = NcZarrFiles.open(loc)) {
                 assertEquals(expected, firstTemp(nc), loc);
@@ -106,8 +109,13 @@ class EntryPointsTest {
             assertTrue(first == again, "the cached file is handed out again");
             assertEquals(v, firstTemp(again));
             again.close();
-            try (NetcdfDataset ds = NetcdfDataset.acquireDataset(NcZarrFiles.datasetFactory(), SAMPLE_ZIP.url(),
-                    NetcdfDataset.getDefaultEnhanceMode(), -1, null, null)) {
+            try (NetcdfDataset ds = NetcdfDataset.acquireDataset(
+                    NcZarrFiles.datasetFactory(),
+                    SAMPLE_ZIP.url(),
+                    NetcdfDataset.getDefaultEnhanceMode(),
+                    -1,
+                    null,
+                    null)) {
                 checkEnhanced(ds);
             }
         } finally {
@@ -119,9 +127,12 @@ class EntryPointsTest {
     void openErrorsNameTheDataset() {
         IOException e = assertThrows(IOException.class, () -> NcZarrFiles.open("/no/such/dataset.zarr"));
         assertTrue(e.getMessage().contains("/no/such/dataset.zarr"), e.getMessage());
-        IOException notZarr = assertThrows(IOException.class, () -> NcZarrFiles.open(Corpus.byName("ref_notzarr_dir").url()));
+        IOException notZarr = assertThrows(
+                IOException.class,
+                () -> NcZarrFiles.open(Corpus.byName("ref_notzarr_dir").url()));
         assertTrue(notZarr.getMessage().contains("not a Zarr"), notZarr.getMessage());
-        IOException badMode = assertThrows(IOException.class, () -> NcZarrFiles.open(SAMPLE.path().toUri() + "#mode=nczar"));
+        IOException badMode = assertThrows(
+                IOException.class, () -> NcZarrFiles.open(SAMPLE.path().toUri() + "#mode=nczar"));
         assertTrue(badMode.getMessage().contains("nczar"), badMode.getMessage());
     }
 

@@ -32,8 +32,8 @@ class ErrorTypesTest {
         try (NetcdfFile nc = NcZarrFiles.open(sample())) {
             Variable temp = nc.findVariable("temp");
             assertThrows(InvalidRangeException.class, () -> temp.read("0:99,0,0"));
-            InvalidRangeException e = assertThrows(InvalidRangeException.class,
-                    () -> nc.getIosp().readData(temp, new Section("0:99,0:0,0:0")));
+            InvalidRangeException e = assertThrows(
+                    InvalidRangeException.class, () -> nc.getIosp().readData(temp, new Section("0:99,0:0,0:0")));
             String m = e.getMessage();
             assertTrue(m.contains("'temp'"), m);
             assertTrue(m.contains("sample.file"), m);

@@ -32,8 +32,14 @@ class TwinTest {
     private static final double METADATA_REL_TOL = 1e-5;
 
     /** Not part of the netCDF data model, or added by one reader only. */
-    private static final List<String> IGNORED_ATTRIBUTES = List.of("_NCProperties", "_ChunkSizes", "_Netcdf4Dimid",
-            "_Netcdf4Coordinates", "_IsNetcdf4", "_SuperblockVersion", "_nc3_strict");
+    private static final List<String> IGNORED_ATTRIBUTES = List.of(
+            "_NCProperties",
+            "_ChunkSizes",
+            "_Netcdf4Dimid",
+            "_Netcdf4Coordinates",
+            "_IsNetcdf4",
+            "_SuperblockVersion",
+            "_nc3_strict");
 
     static Stream<Corpus.Entry> twins() {
         return Corpus.withTwins().stream();
@@ -42,9 +48,11 @@ class TwinTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("twins")
     void sameAsHdf5Twin(Corpus.Entry e) throws Exception {
-        assumeFalse(e.name().equals("nczarr_bigendian_raw490"),
+        assumeFalse(
+                e.name().equals("nczarr_bigendian_raw490"),
                 "store deliberately holds netcdf-c 4.9.0's byte-swapped big-endian data (see corpus INDEX notes)");
-        try (NetcdfFile ours = NcZarrFiles.open(e.url()); NetcdfFile twin = NetcdfFile.open(e.twin().toString())) {
+        try (NetcdfFile ours = NcZarrFiles.open(e.url());
+                NetcdfFile twin = NetcdfFile.open(e.twin().toString())) {
             compareGroup(ours.getRootGroup(), twin.getRootGroup());
         }
     }
@@ -93,8 +101,12 @@ class TwinTest {
     private void compareAttributes(String where, List<Attribute> ours, List<Attribute> twin) {
         Map<String, Attribute> o = new TreeMap<>();
         Map<String, Attribute> t = new TreeMap<>();
-        ours.stream().filter(a -> !IGNORED_ATTRIBUTES.contains(a.getShortName())).forEach(a -> o.put(a.getShortName(), a));
-        twin.stream().filter(a -> !IGNORED_ATTRIBUTES.contains(a.getShortName())).forEach(a -> t.put(a.getShortName(), a));
+        ours.stream()
+                .filter(a -> !IGNORED_ATTRIBUTES.contains(a.getShortName()))
+                .forEach(a -> o.put(a.getShortName(), a));
+        twin.stream()
+                .filter(a -> !IGNORED_ATTRIBUTES.contains(a.getShortName()))
+                .forEach(a -> t.put(a.getShortName(), a));
         Attribute tf = t.get("_FillValue");
         if (tf != null && !o.containsKey("_FillValue") && isUnsignedDefaultFill(tf)) {
             // cdm's HDF5 reader shows HDF5's fill-value message of unsigned variables as _FillValue
@@ -123,11 +135,16 @@ class TwinTest {
             return false;
         }
         switch (a.getDataType()) {
-            case BYTE: return n.byteValue() == (byte) 255;
-            case SHORT: return n.shortValue() == (short) 65535;
-            case INT: return n.intValue() == (int) 4294967295L;
-            case LONG: return n.longValue() == -2L;
-            default: return false;
+            case BYTE:
+                return n.byteValue() == (byte) 255;
+            case SHORT:
+                return n.shortValue() == (short) 65535;
+            case INT:
+                return n.intValue() == (int) 4294967295L;
+            case LONG:
+                return n.longValue() == -2L;
+            default:
+                return false;
         }
     }
 
@@ -142,7 +159,8 @@ class TwinTest {
             if (t == DataType.FLOAT || t == DataType.DOUBLE) {
                 double a = ((Number) tv).doubleValue();
                 double b = ((Number) ov).doubleValue();
-                boolean same = Double.compare(a, b) == 0 || (Double.isNaN(a) && Double.isNaN(b))
+                boolean same = Double.compare(a, b) == 0
+                        || (Double.isNaN(a) && Double.isNaN(b))
                         || Math.abs(a - b) <= Math.max(relTol * Math.max(Math.abs(a), Math.abs(b)), 0)
                         // the netCDF default fill of the twin is stored as %g text in NCZarr
                         || (Math.abs(a - b) <= 1e-5 * Math.abs(a) && Math.abs(a) > 9.9e36);

@@ -14,8 +14,7 @@ import java.util.List;
 public final class Corpus {
     public static final String CORPUS_PROPERTY = "corpus.dir";
 
-    private Corpus() {
-    }
+    private Corpus() {}
 
     /** One dataset of an INDEX.json. */
     public record Entry(String name, Path path, String fragment, Path expected, Path twin, String category) {
@@ -39,7 +38,9 @@ public final class Corpus {
     }
 
     static Path corpusDir(String property) {
-        Path p = Paths.get(property == null ? "../../shared/corpus" : property).toAbsolutePath().normalize();
+        Path p = Paths.get(property == null ? "../../shared/corpus" : property)
+                .toAbsolutePath()
+                .normalize();
         if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
             throw new IllegalStateException(missing(p));
         }
@@ -54,7 +55,10 @@ public final class Corpus {
 
     /** This repository's test-data ({@code -Drepo.dir}, set by the parent pom). */
     public static Path testDataDir() {
-        Path p = Paths.get(System.getProperty("repo.dir", "..")).toAbsolutePath().normalize().resolve("test-data");
+        Path p = Paths.get(System.getProperty("repo.dir", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .resolve("test-data");
         if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
             throw new IllegalStateException("the repository's test-data is not at " + p + " (run Maven from the"
                     + " repository, or set -Drepo.dir)");
@@ -106,11 +110,15 @@ public final class Corpus {
 
     private static List<Entry> entries(Path dir, String section) {
         try {
-            JsonNode index = new ObjectMapper().readTree(dir.resolve("INDEX.json").toFile());
+            JsonNode index =
+                    new ObjectMapper().readTree(dir.resolve("INDEX.json").toFile());
             List<Entry> out = new ArrayList<>();
             for (JsonNode n : index.get(section)) {
-                out.add(new Entry(n.get("name").asText(), dir.resolve(n.get("path").asText()),
-                        n.get("fragment").asText(), dir.resolve(n.get("expected").asText()),
+                out.add(new Entry(
+                        n.get("name").asText(),
+                        dir.resolve(n.get("path").asText()),
+                        n.get("fragment").asText(),
+                        dir.resolve(n.get("expected").asText()),
                         n.hasNonNull("twin") ? dir.resolve(n.get("twin").asText()) : null,
                         n.path("category").asText("")));
             }

@@ -11,13 +11,15 @@ import java.util.stream.Stream;
 
 /** The netCDF files of the mode=bytes tests: test-data/bytes/*.nc and the shared corpus' twins. */
 public final class TestFiles {
-    private TestFiles() {
-    }
+    private TestFiles() {}
 
     /** test-data/bytes of this repository ({@code repo.dir}, set by the parent pom for surefire). */
     public static Path bytesDir() {
-        Path p = Paths.get(System.getProperty("repo.dir", "..")).toAbsolutePath().normalize()
-                .resolve("test-data").resolve("bytes");
+        Path p = Paths.get(System.getProperty("repo.dir", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .resolve("test-data")
+                .resolve("bytes");
         if (!Files.isRegularFile(p.resolve("classic.nc"))) {
             throw new IllegalStateException("test-data/bytes not found at " + p);
         }
@@ -32,13 +34,15 @@ public final class TestFiles {
     public static List<Path> netcdfFiles() {
         List<Path> out = new ArrayList<>(list(bytesDir(), 1));
         out.addAll(list(corpusDir(), Integer.MAX_VALUE).stream()
-                .filter(p -> p.getFileName().toString().endsWith(".twin.nc")).toList());
+                .filter(p -> p.getFileName().toString().endsWith(".twin.nc"))
+                .toList());
         return out;
     }
 
     private static List<Path> list(Path dir, int depth) {
         try (Stream<Path> s = Files.walk(dir, depth)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".nc") && Files.isRegularFile(p)).sorted()
+            return s.filter(p -> p.getFileName().toString().endsWith(".nc") && Files.isRegularFile(p))
+                    .sorted()
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

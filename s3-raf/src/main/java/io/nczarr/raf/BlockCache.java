@@ -49,6 +49,7 @@ public final class BlockCache implements Closeable {
     private final int readAheadMax;
     /** A read starting at most this far after the previous one's end still counts as sequential. */
     private final int sequentialGap;
+
     private final int maxRequestBlocks;
     private final int maxRequestBytes;
     private final long directReadBytes;
@@ -56,6 +57,7 @@ public final class BlockCache implements Closeable {
     private final LinkedHashMap<Long, byte[]> blocks;
     /** Blocks some thread is fetching right now. Guarded by {@code this}. */
     private final Map<Long, CompletableFuture<byte[]>> inflight = new HashMap<>();
+
     private final AtomicLong hits = new AtomicLong();
     private final AtomicLong misses = new AtomicLong();
     private final AtomicLong readAhead = new AtomicLong();
@@ -65,9 +67,8 @@ public final class BlockCache implements Closeable {
     private volatile boolean closed;
 
     /** Counters of a cache; blocks fetched by read-ahead count in {@code readAheadBlocks} only. */
-    public record Stats(long hits, long misses, long readAheadBlocks, long evictions, long directReads,
-                        int cachedBlocks) {
-    }
+    public record Stats(
+            long hits, long misses, long readAheadBlocks, long evictions, long directReads, int cachedBlocks) {}
 
     /**
      * Sequential-access tracking of one reader (one file pointer). Not shared between threads
@@ -187,8 +188,13 @@ public final class BlockCache implements Closeable {
             int from = (int) Math.max(0, pos + done - blockStart);
             int count = Math.min(got[i].length - from, n - done);
             if (count <= 0) {
-                throw new StoreException(source.location(), null, "block " + (first + i) + " holds " + got[i].length
-                        + " bytes, too few for a read at " + (pos + done), false, null);
+                throw new StoreException(
+                        source.location(),
+                        null,
+                        "block " + (first + i) + " holds " + got[i].length + " bytes, too few for a read at "
+                                + (pos + done),
+                        false,
+                        null);
             }
             System.arraycopy(got[i], from, b, off + done, count);
             done += count;
@@ -250,7 +256,10 @@ public final class BlockCache implements Closeable {
                 mine.add(idx);
                 misses.incrementAndGet();
             }
-            if (sequential != null && readAheadMax > 0 && length > 0 && !mine.isEmpty()
+            if (sequential != null
+                    && readAheadMax > 0
+                    && length > 0
+                    && !mine.isEmpty()
                     && mine.get(mine.size() - 1) == last) {
                 int window = sequential.grow(readAheadMax);
                 long blockCount = (length + blockSize - 1) / blockSize;
@@ -286,8 +295,9 @@ public final class BlockCache implements Closeable {
         return out;
     }
 
-    private void fetchRuns(List<Long> mine, Map<Long, CompletableFuture<byte[]>> claimed, long first, byte[][] out,
-                           long length) throws IOException {
+    private void fetchRuns(
+            List<Long> mine, Map<Long, CompletableFuture<byte[]>> claimed, long first, byte[][] out, long length)
+            throws IOException {
         int i = 0;
         while (i < mine.size()) {
             long a = mine.get(i);
@@ -314,8 +324,9 @@ public final class BlockCache implements Closeable {
             for (long idx = a; idx <= b; idx++) {
                 int from = (int) ((idx - a) * blockSize);
                 int to = Math.min(got, from + blockSize);
-                byte[] blk = a == b && to == data.length ? data : java.util.Arrays.copyOfRange(data, from,
-                        Math.max(from, to));
+                byte[] blk = a == b && to == data.length
+                        ? data
+                        : java.util.Arrays.copyOfRange(data, from, Math.max(from, to));
                 CompletableFuture<byte[]> f = claimed.get(idx);
                 synchronized (this) {
                     if (!closed) {
@@ -350,8 +361,13 @@ public final class BlockCache implements Closeable {
 
     /** The source answered fewer bytes than the object holds there: never zeros, and not retried. */
     private StoreException shortRead(int got, int expected, long offset) {
-        return new StoreException(source.location(), null, "short read: " + Math.max(got, 0) + " of " + expected
-                + " bytes at offset " + offset + " (object length " + source.knownLength() + ")", false, null);
+        return new StoreException(
+                source.location(),
+                null,
+                "short read: " + Math.max(got, 0) + " of " + expected + " bytes at offset " + offset
+                        + " (object length " + source.knownLength() + ")",
+                false,
+                null);
     }
 
     private void ensureOpen() throws StoreException {

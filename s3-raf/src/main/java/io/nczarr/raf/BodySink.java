@@ -23,6 +23,7 @@ import java.util.concurrent.Flow;
 abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     /** Completes when the body is consumed, or with the failure. */
     final CompletableFuture<Void> done = new CompletableFuture<>();
+
     private Flow.Subscription subscription;
     private boolean stopped;
 
@@ -40,8 +41,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     }
 
     /** Called once subscribed; may {@link #finish} or {@link #fail} at once. */
-    void start() {
-    }
+    void start() {}
 
     @Override
     public synchronized void onNext(List<ByteBuffer> items) {
@@ -188,9 +188,10 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
             stats.countBytes(n);
             long need = (long) got + n;
             if (need > limit || (declared >= 0 && need > declared)) {
-                throw protocolError(declared >= 0 && need > declared
-                        ? "the server sent more than its Content-Length " + declared
-                        : tooLarge);
+                throw protocolError(
+                        declared >= 0 && need > declared
+                                ? "the server sent more than its Content-Length " + declared
+                                : tooLarge);
             }
             if (need > data.length) {
                 data = Arrays.copyOf(data, (int) Math.min(limit, Math.max(need, 2L * data.length)));
@@ -228,8 +229,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
         }
 
         @Override
-        void consume(ByteBuffer b) {
-        }
+        void consume(ByteBuffer b) {}
 
         @Override
         void complete() {
@@ -254,6 +254,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     static final class ErrorText extends BodySink {
         /** Enough for S3's XML error code or an HTML page's title. */
         static final int LIMIT = 2048;
+
         private final RequestStats stats;
         private final byte[] head = new byte[LIMIT];
         private int got;

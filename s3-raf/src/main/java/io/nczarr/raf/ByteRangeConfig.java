@@ -26,9 +26,16 @@ import java.util.Properties;
  *     {@code Range} and answers 200 ({@code nczarr.bytes.wholeObjectLimit}); a larger object is an
  *     error and its download is aborted
  */
-public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlocks, int maxRequestBytes,
-                              Duration connectTimeout, Duration requestTimeout, int maxRetries,
-                              Duration retryDelay, long wholeObjectLimit) {
+public record ByteRangeConfig(
+        int blockSize,
+        int cacheBlocks,
+        int readAheadBlocks,
+        int maxRequestBytes,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        int maxRetries,
+        Duration retryDelay,
+        long wholeObjectLimit) {
 
     public static final String PREFIX = "nczarr.bytes.";
 
@@ -61,8 +68,10 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
         if (maxRequestBytes < 1) {
             throw new IllegalArgumentException(PREFIX + "maxRequest must be at least 1, got " + maxRequestBytes);
         }
-        if (connectTimeout.isNegative() || connectTimeout.isZero()
-                || requestTimeout.isNegative() || requestTimeout.isZero()) {
+        if (connectTimeout.isNegative()
+                || connectTimeout.isZero()
+                || requestTimeout.isNegative()
+                || requestTimeout.isZero()) {
             throw new IllegalArgumentException(PREFIX + "timeouts must be positive");
         }
         if (maxRetries < 0) {
@@ -78,9 +87,16 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
 
     /** The built-in defaults, ignoring system properties. */
     public static ByteRangeConfig defaults() {
-        return new ByteRangeConfig(DEFAULT_BLOCK_SIZE, DEFAULT_CACHE_BLOCKS, DEFAULT_READ_AHEAD_BLOCKS,
-                DEFAULT_MAX_REQUEST_BYTES, DEFAULT_CONNECT_TIMEOUT, DEFAULT_REQUEST_TIMEOUT, DEFAULT_MAX_RETRIES,
-                DEFAULT_RETRY_DELAY, DEFAULT_WHOLE_OBJECT_LIMIT);
+        return new ByteRangeConfig(
+                DEFAULT_BLOCK_SIZE,
+                DEFAULT_CACHE_BLOCKS,
+                DEFAULT_READ_AHEAD_BLOCKS,
+                DEFAULT_MAX_REQUEST_BYTES,
+                DEFAULT_CONNECT_TIMEOUT,
+                DEFAULT_REQUEST_TIMEOUT,
+                DEFAULT_MAX_RETRIES,
+                DEFAULT_RETRY_DELAY,
+                DEFAULT_WHOLE_OBJECT_LIMIT);
     }
 
     /** The defaults overridden by the {@code nczarr.bytes.*} system properties that are set. */
@@ -108,38 +124,94 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
     }
 
     public ByteRangeConfig withBlockSize(int v) {
-        return new ByteRangeConfig(v, cacheBlocks, readAheadBlocks, maxRequestBytes, connectTimeout, requestTimeout,
-                maxRetries, retryDelay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                v,
+                cacheBlocks,
+                readAheadBlocks,
+                maxRequestBytes,
+                connectTimeout,
+                requestTimeout,
+                maxRetries,
+                retryDelay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withCacheBlocks(int v) {
-        return new ByteRangeConfig(blockSize, v, readAheadBlocks, maxRequestBytes, connectTimeout, requestTimeout,
-                maxRetries, retryDelay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                blockSize,
+                v,
+                readAheadBlocks,
+                maxRequestBytes,
+                connectTimeout,
+                requestTimeout,
+                maxRetries,
+                retryDelay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withReadAheadBlocks(int v) {
-        return new ByteRangeConfig(blockSize, cacheBlocks, v, maxRequestBytes, connectTimeout, requestTimeout,
-                maxRetries, retryDelay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                blockSize,
+                cacheBlocks,
+                v,
+                maxRequestBytes,
+                connectTimeout,
+                requestTimeout,
+                maxRetries,
+                retryDelay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withMaxRequestBytes(int v) {
-        return new ByteRangeConfig(blockSize, cacheBlocks, readAheadBlocks, v, connectTimeout, requestTimeout,
-                maxRetries, retryDelay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                blockSize,
+                cacheBlocks,
+                readAheadBlocks,
+                v,
+                connectTimeout,
+                requestTimeout,
+                maxRetries,
+                retryDelay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withTimeouts(Duration connect, Duration request) {
-        return new ByteRangeConfig(blockSize, cacheBlocks, readAheadBlocks, maxRequestBytes, connect, request,
-                maxRetries, retryDelay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                blockSize,
+                cacheBlocks,
+                readAheadBlocks,
+                maxRequestBytes,
+                connect,
+                request,
+                maxRetries,
+                retryDelay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withRetries(int retries, Duration delay) {
-        return new ByteRangeConfig(blockSize, cacheBlocks, readAheadBlocks, maxRequestBytes, connectTimeout,
-                requestTimeout, retries, delay, wholeObjectLimit);
+        return new ByteRangeConfig(
+                blockSize,
+                cacheBlocks,
+                readAheadBlocks,
+                maxRequestBytes,
+                connectTimeout,
+                requestTimeout,
+                retries,
+                delay,
+                wholeObjectLimit);
     }
 
     public ByteRangeConfig withWholeObjectLimit(long v) {
-        return new ByteRangeConfig(blockSize, cacheBlocks, readAheadBlocks, maxRequestBytes, connectTimeout,
-                requestTimeout, maxRetries, retryDelay, v);
+        return new ByteRangeConfig(
+                blockSize,
+                cacheBlocks,
+                readAheadBlocks,
+                maxRequestBytes,
+                connectTimeout,
+                requestTimeout,
+                maxRetries,
+                retryDelay,
+                v);
     }
 
     /** The most bytes the block cache of one open file holds. */
@@ -205,8 +277,8 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
         try {
             n = parseSize(v);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException(PREFIX + key + ": expected a size like 262144, 256k or 1m, got '"
-                    + v + "'");
+            throw new IllegalArgumentException(
+                    PREFIX + key + ": expected a size like 262144, 256k or 1m, got '" + v + "'");
         }
         if (n > max) {
             throw new IllegalArgumentException(PREFIX + key + ": " + v + " is too large (at most " + max + ")");
@@ -218,13 +290,16 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
     static Duration parseDuration(String v) {
         String s = v.trim().toLowerCase(Locale.ROOT);
         if (s.endsWith("ms")) {
-            return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2).trim()));
+            return Duration.ofMillis(
+                    Long.parseLong(s.substring(0, s.length() - 2).trim()));
         }
         if (s.endsWith("s")) {
-            return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
+            return Duration.ofMillis(Math.round(
+                    Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 1000));
         }
         if (s.endsWith("m")) {
-            return Duration.ofMillis(Math.round(Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 60_000));
+            return Duration.ofMillis(Math.round(
+                    Double.parseDouble(s.substring(0, s.length() - 1).trim()) * 60_000));
         }
         return Duration.ofMillis(Math.round(Double.parseDouble(s) * 1000));
     }
@@ -241,8 +316,8 @@ public record ByteRangeConfig(int blockSize, int cacheBlocks, int readAheadBlock
             }
             return d;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(PREFIX + key + ": expected a duration like 30s or 500ms, got '"
-                    + v + "'");
+            throw new IllegalArgumentException(
+                    PREFIX + key + ": expected a duration like 30s or 500ms, got '" + v + "'");
         }
     }
 }

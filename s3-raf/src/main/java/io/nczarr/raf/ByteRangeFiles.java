@@ -23,8 +23,7 @@ import ucar.nc2.NetcdfFile;
  * {@link S3ClientPool} use those; the others use the process default {@link NcZarrOptions#shared()}.
  */
 public final class ByteRangeFiles {
-    private ByteRangeFiles() {
-    }
+    private ByteRangeFiles() {}
 
     /** The source for a URL without fragment keys: http/https as plain HTTP, s3 with the default profile. */
     public static RangeSource openSource(URI uri, ByteRangeConfig config) throws IOException {
@@ -55,14 +54,16 @@ public final class ByteRangeFiles {
      * @throws StoreException for a URL the backend cannot use (credentials in an http URL, an S3 URL
      *     without key...)
      */
-    public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config,
-            HttpClient http, S3ClientPool s3) throws IOException {
+    public static RangeSource openSource(
+            URI uri, Map<String, String> fragment, ByteRangeConfig config, HttpClient http, S3ClientPool s3)
+            throws IOException {
         Objects.requireNonNull(http, "http");
         return route(uri, fragment, config, () -> http, s3);
     }
 
-    private static RangeSource route(URI uri, Map<String, String> fragment, ByteRangeConfig config,
-            Supplier<HttpClient> http, S3ClientPool s3) throws IOException {
+    private static RangeSource route(
+            URI uri, Map<String, String> fragment, ByteRangeConfig config, Supplier<HttpClient> http, S3ClientPool s3)
+            throws IOException {
         Objects.requireNonNull(s3, "s3");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         switch (scheme) {
@@ -84,8 +85,13 @@ public final class ByteRangeFiles {
             case "s3":
                 return S3RangeSource.open(uri, fragment, s3);
             default:
-                throw new UnsupportedFeatureException(HttpRangeSource.redact(uri), null, null, "scheme " + scheme,
-                        "mode=bytes reads http, https and s3 URLs, not '" + scheme + "'", null);
+                throw new UnsupportedFeatureException(
+                        HttpRangeSource.redact(uri),
+                        null,
+                        null,
+                        "scheme " + scheme,
+                        "mode=bytes reads http, https and s3 URLs, not '" + scheme + "'",
+                        null);
         }
     }
 
@@ -138,8 +144,14 @@ public final class ByteRangeFiles {
      *
      * @param location what the returned {@code NetcdfFile} reports as its location
      */
-    public static NetcdfFile open(URI uri, Map<String, String> fragment, String location, ByteRangeConfig config,
-            HttpClient http, S3ClientPool s3) throws IOException {
+    public static NetcdfFile open(
+            URI uri,
+            Map<String, String> fragment,
+            String location,
+            ByteRangeConfig config,
+            HttpClient http,
+            S3ClientPool s3)
+            throws IOException {
         return open(BlockCacheRandomAccessFile.open(openSource(uri, fragment, config, http, s3), config), location);
     }
 
@@ -158,9 +170,15 @@ public final class ByteRangeFiles {
                 e.addSuppressed(suppressed);
             }
             if (e instanceof IOException && String.valueOf(e.getMessage()).contains("not a valid CDM file")) {
-                throw new UnsupportedFeatureException(location, null, null, "file format", "not a netCDF-3 or"
-                        + " netCDF-4/HDF5 file that netCDF-Java can read (mode=bytes opens single netCDF/HDF5 files,"
-                        + " not Zarr stores)", e);
+                throw new UnsupportedFeatureException(
+                        location,
+                        null,
+                        null,
+                        "file format",
+                        "not a netCDF-3 or"
+                                + " netCDF-4/HDF5 file that netCDF-Java can read (mode=bytes opens single netCDF/HDF5 files,"
+                                + " not Zarr stores)",
+                        e);
             }
             throw e;
         }

@@ -18,8 +18,7 @@ record ContentRange(long first, long last, long total) {
 
     private static final Pattern SATISFIED =
             Pattern.compile("\\s*bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)\\s*", Pattern.CASE_INSENSITIVE);
-    private static final Pattern UNSATISFIED =
-            Pattern.compile("\\s*bytes\\s+\\*/(\\d+)\\s*", Pattern.CASE_INSENSITIVE);
+    private static final Pattern UNSATISFIED = Pattern.compile("\\s*bytes\\s+\\*/(\\d+)\\s*", Pattern.CASE_INSENSITIVE);
 
     /**
      * The header of a 206 response; empty when it is missing, malformed, or holds a number too large

@@ -69,6 +69,7 @@ public final class HttpRangeSource implements RangeSource {
     private final Object probeLock = new Object();
     /** The whole object, when the server ignores Range and the object is small enough. */
     private volatile byte[] whole;
+
     private volatile boolean closed;
 
     private HttpRangeSource(URI uri, ByteRangeConfig config, HttpClient client) {
@@ -78,7 +79,10 @@ public final class HttpRangeSource implements RangeSource {
         this.exchange = new TimedExchange(client, config.requestTimeout(), location);
         // a timed-out request already took all the time the user allows for one: trying again would
         // multiply that wait
-        this.retries = new RetryPolicy(config.maxRetries(), config.retryDelay(), ByteRangeConfig.PREFIX + "retries",
+        this.retries = new RetryPolicy(
+                config.maxRetries(),
+                config.retryDelay(),
+                ByteRangeConfig.PREFIX + "retries",
                 failure -> !(failure.getCause() instanceof HttpTimeoutException));
     }
 
@@ -178,8 +182,13 @@ public final class HttpRangeSource implements RangeSource {
                     // HEAD refused or without Content-Length: one byte's GET tells the length
                     read(0, new byte[1], 0, 1);
                     if (object.length() < 0) {
-                        throw new StoreException(location, null, "the server tells no object length (no"
-                                + " Content-Length on HEAD, no total in Content-Range)", false, null);
+                        throw new StoreException(
+                                location,
+                                null,
+                                "the server tells no object length (no"
+                                        + " Content-Length on HEAD, no total in Content-Range)",
+                                false,
+                                null);
                     }
                 }
             }
@@ -212,16 +221,21 @@ public final class HttpRangeSource implements RangeSource {
             int n = fromWhole(at, buf, pos, want - done);
             if (n == Integer.MIN_VALUE) {
                 int count = want - done;
-                n = retries.run("GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count),
-                        this::beforeRetry);
+                n = retries.run(
+                        "GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count), this::beforeRetry);
             }
             if (n < 0) {
                 long length = object.length();
                 if (done == 0 && (length < 0 || at >= length)) {
                     return -1;
                 }
-                throw new StoreException(location, null, "object ended at byte " + at + " while " + (want - done)
-                        + " more bytes were expected (" + rangeText(offset, want) + ")", false, null);
+                throw new StoreException(
+                        location,
+                        null,
+                        "object ended at byte " + at + " while " + (want - done) + " more bytes were expected ("
+                                + rangeText(offset, want) + ")",
+                        false,
+                        null);
             }
             done += n;
             long k = object.length();
@@ -293,14 +307,17 @@ public final class HttpRangeSource implements RangeSource {
                 byte[] data = ((BodySink.WholeObject) r.sink()).data();
                 object.learnLength(data.length);
                 whole = data;
-                LOG.log(System.Logger.Level.WARNING, "{0}: the server ignores HTTP Range requests (answered 200 to"
-                        + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
-                        location, String.valueOf(data.length));
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "{0}: the server ignores HTTP Range requests (answered 200 to"
+                                + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
+                        location,
+                        String.valueOf(data.length));
                 return fromWhole(offset, buf, off, len);
             }
             case 416: {
-                long total = ContentRange.unsatisfiedTotal(r.response().headers().firstValue("Content-Range")
-                        .orElse(null));
+                long total = ContentRange.unsatisfiedTotal(
+                        r.response().headers().firstValue("Content-Range").orElse(null));
                 if (total >= 0) {
                     object.learnLength(total);
                 }
@@ -308,8 +325,12 @@ public final class HttpRangeSource implements RangeSource {
                 if (length >= 0 && offset >= length) {
                     return -1;
                 }
-                throw new StoreException(location, null, "HTTP 416 Range Not Satisfiable for " + what
-                        + " although the object has " + length + " bytes", false, null);
+                throw new StoreException(
+                        location,
+                        null,
+                        "HTTP 416 Range Not Satisfiable for " + what + " although the object has " + length + " bytes",
+                        false,
+                        null);
             }
             default:
                 throw HttpStatusErrors.of(location, r.status(), ((BodySink.ErrorText) r.sink()).text(), what);
@@ -327,7 +348,9 @@ public final class HttpRangeSource implements RangeSource {
         int status = r.status();
         if (status == 200) {
             HttpHeaders h = r.response().headers();
-            object.note(h.firstValue("ETag").orElse(null), h.firstValue("Last-Modified").orElse(null));
+            object.note(
+                    h.firstValue("ETag").orElse(null),
+                    h.firstValue("Last-Modified").orElse(null));
             return h.firstValueAsLong("Content-Length").orElse(-1);
         }
         if (status == 403 || status == 405 || status == 501 || status == 400) {
@@ -348,8 +371,8 @@ public final class HttpRangeSource implements RangeSource {
                 }
                 ContentRange range = parsed.get();
                 if (!range.answers(offset, end)) {
-                    return refuse("asked for bytes=" + offset + "-" + end + " but the server answered Content-Range: "
-                            + cr);
+                    return refuse(
+                            "asked for bytes=" + offset + "-" + end + " but the server answered Content-Range: " + cr);
                 }
                 String enc = h.firstValue("Content-Encoding").orElse("identity");
                 if (!enc.equalsIgnoreCase("identity")) {
@@ -390,7 +413,10 @@ public final class HttpRangeSource implements RangeSource {
     }
 
     private String changed(long total, HttpHeaders h) {
-        return object.changed(total, h.firstValue("ETag").orElse(null), h.firstValue("Last-Modified").orElse(null));
+        return object.changed(
+                total,
+                h.firstValue("ETag").orElse(null),
+                h.firstValue("Last-Modified").orElse(null));
     }
 
     private static BodySink refuse(String why) {
@@ -431,8 +457,12 @@ public final class HttpRangeSource implements RangeSource {
                 int eq = p.indexOf('=');
                 String key = eq < 0 ? p : p.substring(0, eq);
                 String k = key.toLowerCase(Locale.ROOT);
-                boolean secret = k.contains("signature") || k.contains("credential") || k.contains("token")
-                        || k.equals("sig") || k.contains("secret") || k.contains("password");
+                boolean secret = k.contains("signature")
+                        || k.contains("credential")
+                        || k.contains("token")
+                        || k.equals("sig")
+                        || k.contains("secret")
+                        || k.contains("password");
                 sb.append(i > 0 ? "&" : "").append(secret && eq >= 0 ? key + "=REDACTED" : p);
             }
         }

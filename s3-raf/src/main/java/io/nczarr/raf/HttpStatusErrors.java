@@ -22,8 +22,7 @@ final class HttpStatusErrors {
     private static final Pattern S3_CODE = Pattern.compile("<Code>([^<]{1,100})</Code>");
     private static final int SUMMARY_LIMIT = 160;
 
-    private HttpStatusErrors() {
-    }
+    private HttpStatusErrors() {}
 
     /**
      * @param location the redacted URL

@@ -72,7 +72,8 @@ final class ObjectValidators {
         if (lastModifiedHeader != null) {
             try {
                 lastModified = ZonedDateTime.parse(lastModifiedHeader, DateTimeFormatter.RFC_1123_DATE_TIME)
-                        .toInstant().toEpochMilli();
+                        .toInstant()
+                        .toEpochMilli();
             } catch (DateTimeParseException ignored) {
                 // informational only: a malformed date leaves the time unknown
             }

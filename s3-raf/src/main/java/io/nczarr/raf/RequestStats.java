@@ -21,8 +21,8 @@ public final class RequestStats {
 
         /** The counters accumulated since {@code before}. */
         public Snapshot minus(Snapshot before) {
-            return new Snapshot(gets - before.gets, heads - before.heads, bytes - before.bytes,
-                    retries - before.retries);
+            return new Snapshot(
+                    gets - before.gets, heads - before.heads, bytes - before.bytes, retries - before.retries);
         }
 
         @Override

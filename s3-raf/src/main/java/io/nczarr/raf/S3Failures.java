@@ -16,8 +16,7 @@ final class S3Failures {
     private static final int THROTTLED = 429;
     private static final int SERVER_ERRORS = 500;
 
-    private S3Failures() {
-    }
+    private S3Failures() {}
 
     static IOException of(String location, IOException e) {
         if (e instanceof StoreException s) {

@@ -1,9 +1,9 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
-import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;

@@ -7,8 +7,7 @@ import java.io.InterruptedIOException;
 
 /** Shapes {@link StoreException}s the same way wherever this package makes them. */
 final class StoreFailures {
-    private StoreFailures() {
-    }
+    private StoreFailures() {}
 
     /** The message without its leading {@code location: }, which the dataset field holds instead. */
     static String detail(String location, String message) {
@@ -28,7 +27,11 @@ final class StoreFailures {
         if (failure instanceof NcZarrException nz) {
             return nz.withContext(location, null, null);
         }
-        return new StoreException(location, null, detail(location, failure.getMessage()),
-                failure instanceof InterruptedIOException, failure);
+        return new StoreException(
+                location,
+                null,
+                detail(location, failure.getMessage()),
+                failure instanceof InterruptedIOException,
+                failure);
     }
 }

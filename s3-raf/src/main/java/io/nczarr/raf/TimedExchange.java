@@ -87,8 +87,8 @@ final class TimedExchange {
         }
         if (c instanceof IOException io) {
             // connection refused/reset/closed, EOF mid-body: transient
-            return new StoreException(location, null, "connection failed during " + what + ": " + describe(io), true,
-                    io);
+            return new StoreException(
+                    location, null, "connection failed during " + what + ": " + describe(io), true, io);
         }
         return new StoreException(location, null, what + " failed: " + c, false, c);
     }
@@ -102,8 +102,13 @@ final class TimedExchange {
     }
 
     private StoreException timeout(String what, HttpTimeoutException cause) {
-        return new StoreException(location, null, "no complete response within " + timeout.toMillis() + " ms for "
-                + what + " (" + ByteRangeConfig.PREFIX + "timeout)", true, cause);
+        return new StoreException(
+                location,
+                null,
+                "no complete response within " + timeout.toMillis() + " ms for " + what + " (" + ByteRangeConfig.PREFIX
+                        + "timeout)",
+                true,
+                cause);
     }
 
     /** The failure that matters: a sink's own, or a timeout, even when the client wrapped it. */

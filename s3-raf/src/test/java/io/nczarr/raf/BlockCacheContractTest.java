@@ -76,8 +76,11 @@ class BlockCacheContractTest {
     }
 
     private static ByteRangeConfig config(int blockSize, int cacheBlocks, int readAhead) {
-        return ByteRangeConfig.defaults().withBlockSize(blockSize).withCacheBlocks(cacheBlocks)
-                .withReadAheadBlocks(readAhead).withMaxRequestBytes(Math.max(blockSize, 50_000));
+        return ByteRangeConfig.defaults()
+                .withBlockSize(blockSize)
+                .withCacheBlocks(cacheBlocks)
+                .withReadAheadBlocks(readAhead)
+                .withMaxRequestBytes(Math.max(blockSize, 50_000));
     }
 
     @ParameterizedTest(name = "memory blockSize={0} cacheBlocks={1} readAhead={2}")
@@ -86,7 +89,7 @@ class BlockCacheContractTest {
         MemoryRangeSource src = new MemoryRangeSource(data);
         ByteRangeConfig cfg = config(blockSize, cacheBlocks, readAhead);
         try (BlockCacheRandomAccessFile ours = BlockCacheRandomAccessFile.open(src, cfg);
-             RandomAccessFile local = new RandomAccessFile(file.toString(), "r")) {
+                RandomAccessFile local = new RandomAccessFile(file.toString(), "r")) {
             compare(ours, local, new Random(blockSize * 31L + cacheBlocks), 3000, blockSize);
             assertTrue(ours.cacheStats().cachedBlocks() <= cacheBlocks);
         }
@@ -98,7 +101,7 @@ class BlockCacheContractTest {
     void sameAsLocalFileOverHttp(int blockSize, int cacheBlocks, int readAhead) throws IOException {
         ByteRangeConfig cfg = config(blockSize, cacheBlocks, readAhead);
         try (BlockCacheRandomAccessFile ours = ByteRangeFiles.openRaf(server.uri("/data.bin"), cfg);
-             RandomAccessFile local = new RandomAccessFile(file.toString(), "r")) {
+                RandomAccessFile local = new RandomAccessFile(file.toString(), "r")) {
             compare(ours, local, new Random(blockSize * 17L + cacheBlocks), 400, blockSize);
             assertEquals(0, ours.stats().heads(), "the length came with the first GET");
         }
@@ -346,13 +349,16 @@ class BlockCacheContractTest {
             MemoryRangeSource src = new MemoryRangeSource(partial, SIZE);
             try (BlockCacheRandomAccessFile raf = BlockCacheRandomAccessFile.open(src, config(blockSize, 8, 4))) {
                 byte[] b = new byte[2000];
-                IOException e = assertThrows(IOException.class, () -> {
-                    raf.seek(149_000);
-                    raf.readFully(b);
-                }, "blockSize " + blockSize);
+                IOException e = assertThrows(
+                        IOException.class,
+                        () -> {
+                            raf.seek(149_000);
+                            raf.readFully(b);
+                        },
+                        "blockSize " + blockSize);
                 assertFalse(e instanceof EOFException, "a short read inside the object is not an end of file");
-                assertTrue(e.getMessage().contains("short read") && e.getMessage().contains("mem://test"),
-                        e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("short read") && e.getMessage().contains("mem://test"), e.getMessage());
                 byte[] c = new byte[60_000];
                 assertThrows(IOException.class, () -> raf.readAt(120_000, c, 0, c.length));
             }

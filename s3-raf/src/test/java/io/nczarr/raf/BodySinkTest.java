@@ -136,7 +136,9 @@ class BodySinkTest {
         BodySink.WholeObject declared = new BodySink.WholeObject(new RequestStats(), 10, 1000, "too large");
         subscribe(declared);
         declared.onNext(bytes(0, 11));
-        assertEquals("the server sent more than its Content-Length 10", failure(declared).getMessage());
+        assertEquals(
+                "the server sent more than its Content-Length 10",
+                failure(declared).getMessage());
 
         BodySink.WholeObject shorter = new BodySink.WholeObject(new RequestStats(), 10, 1000, "too large");
         subscribe(shorter);

@@ -15,7 +15,8 @@ class ByteRangeFilesTest {
 
     @Test
     void aSchemeWithoutBackendIsUnsupported() {
-        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class,
+        UnsupportedFeatureException e = assertThrows(
+                UnsupportedFeatureException.class,
                 () -> ByteRangeFiles.openSource(URI.create("ftp://127.0.0.1/x.nc"), ByteRangeConfig.defaults()));
         assertEquals("ftp://127.0.0.1/x.nc", e.dataset());
         assertEquals("scheme ftp", e.feature());
@@ -24,16 +25,20 @@ class ByteRangeFilesTest {
 
     @Test
     void credentialsInAnHttpUrlAreRefusedWithoutShowingThem() {
-        StoreException e = assertThrows(StoreException.class, () -> ByteRangeFiles.openSource(
-                URI.create("http://user:pa55word@127.0.0.1/x.nc"), Map.of(), ByteRangeConfig.defaults()));
+        StoreException e = assertThrows(
+                StoreException.class,
+                () -> ByteRangeFiles.openSource(
+                        URI.create("http://user:pa55word@127.0.0.1/x.nc"), Map.of(), ByteRangeConfig.defaults()));
         assertFalse(e.isRetryable());
         assertEquals("http://127.0.0.1/x.nc: credentials in the URL are not supported", e.getMessage());
     }
 
     @Test
     void anS3UrlWithoutKeyIsRefused() {
-        StoreException e = assertThrows(StoreException.class, () -> ByteRangeFiles.openSource(
-                URI.create("s3://some-bucket"), Map.of("aws.profile", "none"), ByteRangeConfig.defaults()));
+        StoreException e = assertThrows(
+                StoreException.class,
+                () -> ByteRangeFiles.openSource(
+                        URI.create("s3://some-bucket"), Map.of("aws.profile", "none"), ByteRangeConfig.defaults()));
         assertFalse(e.isRetryable());
         assertEquals("mode=bytes needs an object key, not a bucket", e.detail());
     }

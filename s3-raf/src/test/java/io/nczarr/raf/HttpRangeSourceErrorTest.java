@@ -97,7 +97,8 @@ class HttpRangeSourceErrorTest {
         try (HttpRangeSource s = source("/data.bin", CONFIG)) {
             StoreException e = readFails(s);
             assertFalse(e.isRetryable());
-            assertTrue(e.getMessage().startsWith(server.url("/data.bin") + ": HTTP 400 Bad Request for GET"),
+            assertTrue(
+                    e.getMessage().startsWith(server.url("/data.bin") + ": HTTP 400 Bad Request for GET"),
                     e.getMessage());
         }
         assertEquals(1, server.gets());
@@ -106,7 +107,8 @@ class HttpRangeSourceErrorTest {
     @Test
     void aTimeoutIsRetryableForTheCallerButNotRetriedHere() {
         server.latencyMs(2000);
-        try (HttpRangeSource s = source("/data.bin", CONFIG.withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200)))) {
+        try (HttpRangeSource s =
+                source("/data.bin", CONFIG.withTimeouts(Duration.ofSeconds(2), Duration.ofMillis(200)))) {
             StoreException e = readFails(s);
             assertTrue(e.isRetryable());
             assertInstanceOf(HttpTimeoutException.class, e.getCause());
@@ -150,8 +152,9 @@ class HttpRangeSourceErrorTest {
             server.put("/changing.bin", Arrays.copyOf(DATA, DATA.length + 1));
             StoreException e = assertThrows(StoreException.class, () -> s.read(10, new byte[10], 0, 10));
             assertFalse(e.isRetryable());
-            assertEquals("object changed while reading: its length was 50000 bytes and is now 50001"
-                    + " (GET bytes=10-19)", e.detail());
+            assertEquals(
+                    "object changed while reading: its length was 50000 bytes and is now 50001" + " (GET bytes=10-19)",
+                    e.detail());
         }
         server.putSynthetic("/large.bin", 1 << 20).ignoreRange(true);
         try (HttpRangeSource s = source("/large.bin", CONFIG.withWholeObjectLimit(1000))) {
@@ -175,7 +178,8 @@ class HttpRangeSourceErrorTest {
     void theBlockCacheHandsOnTheSourcesStoreException() {
         server.failNextGets(100);
         ByteRangeConfig cfg = CONFIG.withRetries(0, Duration.ZERO);
-        StoreException e = assertThrows(StoreException.class, () -> ByteRangeFiles.openRaf(server.uri("/data.bin"), cfg));
+        StoreException e =
+                assertThrows(StoreException.class, () -> ByteRangeFiles.openRaf(server.uri("/data.bin"), cfg));
         assertTrue(e.isRetryable());
         assertEquals(server.url("/data.bin"), e.dataset());
     }

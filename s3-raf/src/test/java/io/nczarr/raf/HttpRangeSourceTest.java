@@ -236,7 +236,8 @@ class HttpRangeSourceTest {
         try (HttpRangeSource s = HttpRangeSource.open(server.uri("/data.bin"), cfg)) {
             IOException e = assertThrows(IOException.class, () -> s.read(0, new byte[4], 0, 4));
             assertTrue(e.getMessage().contains(server.url("/data.bin")), e.getMessage());
-            assertTrue(e.getMessage().contains("300 ms") && e.getMessage().contains("nczarr.bytes.timeout"),
+            assertTrue(
+                    e.getMessage().contains("300 ms") && e.getMessage().contains("nczarr.bytes.timeout"),
                     e.getMessage());
         }
         assertTrue((System.nanoTime() - t0) / 1_000_000 < 2500);
@@ -302,12 +303,15 @@ class HttpRangeSourceTest {
     void messagesHideSignaturesAndRejectCredentialsInTheUrl() {
         String r = HttpRangeSource.redact(URI.create(
                 "https://b.s3.amazonaws.com/k.nc?X-Amz-Algorithm=AWS4&X-Amz-Credential=AKIA%2F1&X-Amz-Signature=abc"));
-        assertEquals("https://b.s3.amazonaws.com/k.nc?X-Amz-Algorithm=AWS4&X-Amz-Credential=REDACTED"
-                + "&X-Amz-Signature=REDACTED", r);
-        assertThrows(IllegalArgumentException.class,
+        assertEquals(
+                "https://b.s3.amazonaws.com/k.nc?X-Amz-Algorithm=AWS4&X-Amz-Credential=REDACTED"
+                        + "&X-Amz-Signature=REDACTED",
+                r);
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> HttpRangeSource.open(URI.create("http://u:p@127.0.0.1/x"), CONFIG));
-        assertThrows(IllegalArgumentException.class,
-                () -> HttpRangeSource.open(URI.create("ftp://127.0.0.1/x"), CONFIG));
+        assertThrows(
+                IllegalArgumentException.class, () -> HttpRangeSource.open(URI.create("ftp://127.0.0.1/x"), CONFIG));
         assertFalse(r.contains("abc"));
     }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.testkit.TestFiles;
+import io.nczarr.testkit.http.RangeHttpServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,8 +59,8 @@ class NetcdfOverHttpTest {
         List<Arguments> out = new ArrayList<>();
         for (Path p : TestFiles.netcdfFiles()) {
             out.add(Arguments.of(TestFiles.name(p), p, 512, 8));
-            out.add(Arguments.of(TestFiles.name(p), p, ByteRangeConfig.DEFAULT_BLOCK_SIZE,
-                    ByteRangeConfig.DEFAULT_CACHE_BLOCKS));
+            out.add(Arguments.of(
+                    TestFiles.name(p), p, ByteRangeConfig.DEFAULT_BLOCK_SIZE, ByteRangeConfig.DEFAULT_CACHE_BLOCKS));
         }
         return out.stream();
     }
@@ -68,10 +68,11 @@ class NetcdfOverHttpTest {
     @ParameterizedTest(name = "{0} blockSize={2} cacheBlocks={3}")
     @MethodSource("files")
     void everyVariableEqualsTheLocalFile(String name, Path local, int blockSize, int cacheBlocks) throws Exception {
-        ByteRangeConfig cfg = ByteRangeConfig.defaults().withBlockSize(blockSize).withCacheBlocks(cacheBlocks);
+        ByteRangeConfig cfg =
+                ByteRangeConfig.defaults().withBlockSize(blockSize).withCacheBlocks(cacheBlocks);
         String url = server.url("/" + name);
         try (NetcdfFile remote = ByteRangeFiles.open(server.uri("/" + name), url + "#mode=bytes", cfg);
-             NetcdfFile expected = NetcdfFile.open(local.toString())) {
+                NetcdfFile expected = NetcdfFile.open(local.toString())) {
             assertEquals(url + "#mode=bytes", remote.getLocation());
             assertEquals(expected.getFileTypeId(), remote.getFileTypeId(), "same cdm reader");
             assertEquals(header(expected), header(remote), "header (CDL)");
@@ -97,11 +98,14 @@ class NetcdfOverHttpTest {
         assertTrue(java.util.Arrays.equals(expected.getShape(), actual.getShape()), what + " shape");
         Object es = expected.getStorage();
         Object as = actual.getStorage();
-        if (es != null && es.getClass().isArray() && es.getClass().getComponentType().isPrimitive()
+        if (es != null
+                && es.getClass().isArray()
+                && es.getClass().getComponentType().isPrimitive()
                 && expected.getSize() == java.lang.reflect.Array.getLength(es)) {
             assertTrue(Objects.deepEquals(es, as), what + " values");
         } else {
-            assertEquals(NCdumpW.toString(expected, what, null), NCdumpW.toString(actual, what, null), what + " values");
+            assertEquals(
+                    NCdumpW.toString(expected, what, null), NCdumpW.toString(actual, what, null), what + " values");
         }
     }
 
@@ -132,11 +136,14 @@ class NetcdfOverHttpTest {
         Path nc4 = TestFiles.bytesDir().resolve("nc4.nc");
         server.put("/err/nc4.nc", nc4);
         String url = server.url("/err/nc4.nc");
-        ByteRangeConfig cfg = ByteRangeConfig.defaults().withBlockSize(1024).withCacheBlocks(8)
+        ByteRangeConfig cfg = ByteRangeConfig.defaults()
+                .withBlockSize(1024)
+                .withCacheBlocks(8)
                 .withRetries(1, java.time.Duration.ofMillis(1));
 
         server.forceStatus(403);
-        IOException e = assertThrows(java.nio.file.AccessDeniedException.class,
+        IOException e = assertThrows(
+                java.nio.file.AccessDeniedException.class,
                 () -> ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg));
         assertTrue(e.getMessage().contains(url) && e.getMessage().contains("403"), e.getMessage());
         server.reset();
@@ -144,12 +151,16 @@ class NetcdfOverHttpTest {
         // a server ignoring Range: a small object is read whole and works...
         server.ignoreRange(true);
         try (NetcdfFile remote = ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg);
-             NetcdfFile local = NetcdfFile.open(nc4.toString())) {
-            assertSameValues("field", local.findVariable("field").read(), remote.findVariable("field").read());
+                NetcdfFile local = NetcdfFile.open(nc4.toString())) {
+            assertSameValues(
+                    "field",
+                    local.findVariable("field").read(),
+                    remote.findVariable("field").read());
         }
         assertEquals(1, server.gets(), "one whole-body GET, then memory");
         // ...a larger one than the limit is refused at open
-        e = assertThrows(IOException.class,
+        e = assertThrows(
+                IOException.class,
                 () -> ByteRangeFiles.open(server.uri("/err/nc4.nc"), url, cfg.withWholeObjectLimit(4096)));
         assertTrue(e.getMessage().contains(url) && e.getMessage().contains("ignores HTTP Range"), e.getMessage());
         server.reset();
@@ -159,7 +170,9 @@ class NetcdfOverHttpTest {
             server.truncate(true);
             Variable v = remote.findVariable("obs/deeper/value");
             IOException re = assertThrows(IOException.class, v::read);
-            assertTrue(String.valueOf(re.getMessage()).contains(url) || String.valueOf(re.getCause()).contains(url),
+            assertTrue(
+                    String.valueOf(re.getMessage()).contains(url)
+                            || String.valueOf(re.getCause()).contains(url),
                     String.valueOf(re));
         } finally {
             server.reset();
@@ -169,16 +182,22 @@ class NetcdfOverHttpTest {
     @Test
     void notANetcdfFileIsAClearError() throws IOException {
         server.put("/readme.txt", "hello, this is not netCDF\n".repeat(100).getBytes());
-        IOException e = assertThrows(IOException.class,
+        IOException e = assertThrows(
+                IOException.class,
                 () -> ByteRangeFiles.open(server.uri("/readme.txt"), server.url("/readme.txt#bytes")));
-        assertTrue(e.getMessage().contains("/readme.txt#bytes") && e.getMessage().contains("not a netCDF"),
+        assertTrue(
+                e.getMessage().contains("/readme.txt#bytes") && e.getMessage().contains("not a netCDF"),
                 e.getMessage());
     }
 
     @Test
     void missingFileFailsTheOpenNamingTheUrl() {
-        IOException e = assertThrows(IOException.class,
+        IOException e = assertThrows(
+                IOException.class,
                 () -> ByteRangeFiles.open(server.uri("/nope.nc"), server.url("/nope.nc#mode=bytes")));
-        assertTrue(e.getMessage().contains(server.url("/nope.nc")) && e.getMessage().contains("404"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains(server.url("/nope.nc"))
+                        && e.getMessage().contains("404"),
+                e.getMessage());
     }
 }

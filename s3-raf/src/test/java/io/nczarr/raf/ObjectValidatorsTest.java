@@ -20,10 +20,10 @@ class ObjectValidatorsTest {
         assertEquals(DATE_MS, v.lastModified());
         assertNull(v.changed(100, "\"a\"", DATE));
         assertNull(v.changed(-1, null, null), "a response without validators changes nothing");
-        assertEquals("object changed while reading: its length was 100 bytes and is now 101",
-                v.changed(101, "\"a\"", DATE));
-        assertEquals("object changed while reading: its ETag was \"a\" and is now \"b\"",
-                v.changed(100, "\"b\"", DATE));
+        assertEquals(
+                "object changed while reading: its length was 100 bytes and is now 101", v.changed(101, "\"a\"", DATE));
+        assertEquals(
+                "object changed while reading: its ETag was \"a\" and is now \"b\"", v.changed(100, "\"b\"", DATE));
     }
 
     @Test

@@ -83,10 +83,13 @@ class RangeSourceContractTest {
         httpClient = HttpRangeSource.newClient(CONFIG.connectTimeout());
 
         Path credentials = aws.resolve("credentials");
-        Files.writeString(credentials, "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID
-                + "\naws_secret_access_key = " + SECRET + "\nregion = us-east-1\n");
+        Files.writeString(
+                credentials,
+                "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID + "\naws_secret_access_key = " + SECRET
+                        + "\nregion = us-east-1\n");
         setProperty(AwsEnvironment.CREDENTIALS_FILE_PROPERTY, credentials.toString());
-        setProperty(AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("no-config").toString());
+        setProperty(
+                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("no-config").toString());
         s3 = LocalS3Server.start(KEY_ID, SECRET);
         s3.createBucket("contract");
         s3.put("contract", "data/contract.bin", DATA);
@@ -114,14 +117,28 @@ class RangeSourceContractTest {
 
     static Stream<Fixture> sources() {
         return Stream.of(
-                new Fixture("http", () -> HttpRangeSource.open(http.uri("/contract.bin?X-Amz-Credential="
-                        + URL_CREDENTIAL + "&X-Amz-Signature=" + URL_SIGNATURE), CONFIG, httpClient),
+                new Fixture(
+                        "http",
+                        () -> HttpRangeSource.open(
+                                http.uri("/contract.bin?X-Amz-Credential=" + URL_CREDENTIAL + "&X-Amz-Signature="
+                                        + URL_SIGNATURE),
+                                CONFIG,
+                                httpClient),
                         List.of(URL_SIGNATURE, URL_CREDENTIAL)),
-                new Fixture("s3 signed", () -> S3RangeSource.open(URI.create(s3.endpoint() + "/contract/data/contract.bin"),
-                        Map.of("mode", "bytes,s3", "aws.profile", PROFILE), s3Pool), List.of(KEY_ID, SECRET)),
-                new Fixture("s3 anonymous", () -> S3RangeSource.open(
-                        URI.create(s3.anonymousEndpoint() + "/contract/data/contract.bin"),
-                        Map.of("mode", "bytes,s3", "aws.profile", "none"), s3Pool), List.of(KEY_ID, SECRET)),
+                new Fixture(
+                        "s3 signed",
+                        () -> S3RangeSource.open(
+                                URI.create(s3.endpoint() + "/contract/data/contract.bin"),
+                                Map.of("mode", "bytes,s3", "aws.profile", PROFILE),
+                                s3Pool),
+                        List.of(KEY_ID, SECRET)),
+                new Fixture(
+                        "s3 anonymous",
+                        () -> S3RangeSource.open(
+                                URI.create(s3.anonymousEndpoint() + "/contract/data/contract.bin"),
+                                Map.of("mode", "bytes,s3", "aws.profile", "none"),
+                                s3Pool),
+                        List.of(KEY_ID, SECRET)),
                 new Fixture("memory", () -> new MemoryRangeSource(DATA), List.of()));
     }
 
@@ -129,7 +146,9 @@ class RangeSourceContractTest {
         byte[] b = new byte[len + 6];
         Arrays.fill(b, (byte) 0x5a);
         assertEquals(len, src.read(offset, b, 3, len), "read " + len + " at " + offset);
-        assertArrayEquals(Arrays.copyOfRange(DATA, (int) offset, (int) offset + len), Arrays.copyOfRange(b, 3, 3 + len),
+        assertArrayEquals(
+                Arrays.copyOfRange(DATA, (int) offset, (int) offset + len),
+                Arrays.copyOfRange(b, 3, 3 + len),
                 "bytes at " + offset);
         for (int i : new int[] {0, 1, 2, len + 3, len + 4, len + 5}) {
             assertEquals((byte) 0x5a, b[i], "byte " + i + " outside the read is untouched");

@@ -45,8 +45,8 @@ class RetryPolicyTest {
     void givingUpSaysSoAndStaysRetryable() {
         AtomicInteger calls = new AtomicInteger();
         StoreException last = transientFailure();
-        StoreException e = assertThrows(StoreException.class,
-                () -> TWO.run("GET", failing(100, last, calls), () -> { }));
+        StoreException e =
+                assertThrows(StoreException.class, () -> TWO.run("GET", failing(100, last, calls), () -> {}));
         assertEquals(3, calls.get());
         assertEquals(URL + ": HTTP 503 (gave up after 3 attempts, test.retries=2)", e.getMessage());
         assertEquals(URL, e.dataset());
@@ -59,8 +59,9 @@ class RetryPolicyTest {
         RetryPolicy none = new RetryPolicy(0, Duration.ZERO, "test.retries", f -> true);
         StoreException failure = transientFailure();
         AtomicInteger calls = new AtomicInteger();
-        assertSame(failure, assertThrows(StoreException.class,
-                () -> none.run("GET", failing(1, failure, calls), () -> { })));
+        assertSame(
+                failure,
+                assertThrows(StoreException.class, () -> none.run("GET", failing(1, failure, calls), () -> {})));
         assertEquals(1, calls.get());
     }
 
@@ -73,18 +74,19 @@ class RetryPolicyTest {
         };
         for (IOException failure : failures) {
             AtomicInteger calls = new AtomicInteger();
-            assertSame(failure, assertThrows(IOException.class,
-                    () -> TWO.run("GET", failing(1, failure, calls), () -> { })));
+            assertSame(
+                    failure,
+                    assertThrows(IOException.class, () -> TWO.run("GET", failing(1, failure, calls), () -> {})));
             assertEquals(1, calls.get(), failure.toString());
         }
     }
 
     @Test
     void theFilterVetoesRetries() {
-        RetryPolicy noSockets = new RetryPolicy(5, Duration.ZERO, "test.retries",
-                f -> !(f.getCause() instanceof SocketException));
+        RetryPolicy noSockets =
+                new RetryPolicy(5, Duration.ZERO, "test.retries", f -> !(f.getCause() instanceof SocketException));
         AtomicInteger calls = new AtomicInteger();
-        assertThrows(StoreException.class, () -> noSockets.run("GET", failing(1, transientFailure(), calls), () -> { }));
+        assertThrows(StoreException.class, () -> noSockets.run("GET", failing(1, transientFailure(), calls), () -> {}));
         assertEquals(1, calls.get());
         assertTrue(noSockets.retries(new StoreException("timeout", true)));
     }
@@ -93,10 +95,13 @@ class RetryPolicyTest {
     void beforeRetryCanStopTheRetries() {
         AtomicInteger calls = new AtomicInteger();
         StoreException closed = new StoreException(URL, null, "closed", false, null);
-        assertSame(closed, assertThrows(StoreException.class,
-                () -> TWO.run("GET", failing(100, transientFailure(), calls), () -> {
-                    throw closed;
-                })));
+        assertSame(
+                closed,
+                assertThrows(
+                        StoreException.class,
+                        () -> TWO.run("GET", failing(100, transientFailure(), calls), () -> {
+                            throw closed;
+                        })));
         assertEquals(1, calls.get());
     }
 
@@ -120,8 +125,9 @@ class RetryPolicyTest {
         AtomicInteger calls = new AtomicInteger();
         Thread.currentThread().interrupt();
         try {
-            InterruptedIOException e = assertThrows(InterruptedIOException.class,
-                    () -> slow.run("GET bytes=0-9", failing(100, transientFailure(), calls), () -> { }));
+            InterruptedIOException e = assertThrows(
+                    InterruptedIOException.class,
+                    () -> slow.run("GET bytes=0-9", failing(100, transientFailure(), calls), () -> {}));
             assertEquals(URL + ": interrupted while waiting to retry GET bytes=0-9", e.getMessage());
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept");
         } finally {

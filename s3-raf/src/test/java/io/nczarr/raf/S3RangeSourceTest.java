@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.StoreException;
-import io.nczarr.testkit.TestFiles;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.testkit.TestFiles;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.FileNotFoundException;
@@ -58,14 +58,20 @@ class S3RangeSourceTest {
     @BeforeAll
     static void start() throws IOException {
         Path credentials = aws.resolve("credentials");
-        Files.writeString(credentials, "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID
-                + "\naws_secret_access_key = " + SECRET + "\nregion = us-east-1\n");
+        Files.writeString(
+                credentials,
+                "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID + "\naws_secret_access_key = " + SECRET
+                        + "\nregion = us-east-1\n");
         System.setProperty(AwsEnvironment.CREDENTIALS_FILE_PROPERTY, credentials.toString());
-        System.setProperty(AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("no-config").toString());
+        System.setProperty(
+                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("no-config").toString());
         server = LocalS3Server.start(KEY_ID, SECRET);
         server.createBucket("files");
         for (String f : List.of("classic.nc", "offset64.nc", "nc4.nc")) {
-            server.put("files", "test/" + f, Files.readAllBytes(TestFiles.bytesDir().resolve(f)));
+            server.put(
+                    "files",
+                    "test/" + f,
+                    Files.readAllBytes(TestFiles.bytesDir().resolve(f)));
         }
         blob = new byte[3_000_017];
         new Random(7).nextBytes(blob);
@@ -99,8 +105,8 @@ class S3RangeSourceTest {
 
     @Test
     void rangesAreExactAndTheLengthComesWithTheFirstGet() throws IOException {
-        try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(),
-                ByteRangeConfig.defaults())) {
+        try (RangeSource src =
+                ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(), ByteRangeConfig.defaults())) {
             assertTrue(src instanceof S3RangeSource, src.toString());
             byte[] buf = new byte[1000];
             assertEquals(1000, src.read(12345, buf, 0, 1000));
@@ -117,7 +123,8 @@ class S3RangeSourceTest {
 
     @Test
     void randomReadsThroughTheCachedFileEqualTheObject() throws IOException {
-        ByteRangeConfig cfg = ByteRangeConfig.defaults().withBlockSize(64 * 1024).withCacheBlocks(8);
+        ByteRangeConfig cfg =
+                ByteRangeConfig.defaults().withBlockSize(64 * 1024).withCacheBlocks(8);
         try (BlockCacheRandomAccessFile raf = BlockCacheRandomAccessFile.open(
                 ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(), cfg), cfg)) {
             Random rnd = new Random(11);
@@ -138,10 +145,12 @@ class S3RangeSourceTest {
     void netcdfFilesReadLikeLocalOpens(String name) throws IOException {
         for (boolean isSigned : new boolean[] {true, false}) {
             CountingProxy proxy = isSigned ? signed : anonymous;
-            Map<String, String> fragment = isSigned ? signedFragment() : Map.of("mode", "bytes,s3", "aws.profile", "none");
+            Map<String, String> fragment =
+                    isSigned ? signedFragment() : Map.of("mode", "bytes,s3", "aws.profile", "none");
             String location = uri(proxy, "test/" + name) + "#mode=bytes,s3";
             try (NetcdfFile remote = ByteRangeFiles.open(uri(proxy, "test/" + name), fragment, location);
-                 NetcdfFile local = NetcdfFile.open(TestFiles.bytesDir().resolve(name).toString())) {
+                    NetcdfFile local =
+                            NetcdfFile.open(TestFiles.bytesDir().resolve(name).toString())) {
                 assertEquals(NetcdfOverHttpTest.header(local), NetcdfOverHttpTest.header(remote));
                 for (Variable lv : local.getVariables()) {
                     Variable rv = remote.findVariable(lv.getFullNameEscaped());
@@ -157,12 +166,17 @@ class S3RangeSourceTest {
 
     @Test
     void missingObjectAndWrongCredentialsAreClearErrors() {
-        FileNotFoundException nf = assertThrows(FileNotFoundException.class, () -> ByteRangeFiles.open(
-                uri(signed, "test/none.nc"), signedFragment(), "x"));
+        FileNotFoundException nf = assertThrows(
+                FileNotFoundException.class,
+                () -> ByteRangeFiles.open(uri(signed, "test/none.nc"), signedFragment(), "x"));
         assertTrue(nf.getMessage().contains("/files/test/none.nc"), nf.getMessage());
-        IOException denied = assertThrows(IOException.class, () -> ByteRangeFiles.open(
-                uri(signed, "test/nc4.nc"), Map.of("mode", "bytes,s3", "aws.profile", "none"), "x"));
-        assertTrue(denied.getMessage().contains("/files/test/nc4.nc") && denied.getMessage().contains("403"),
+        IOException denied = assertThrows(
+                IOException.class,
+                () -> ByteRangeFiles.open(
+                        uri(signed, "test/nc4.nc"), Map.of("mode", "bytes,s3", "aws.profile", "none"), "x"));
+        assertTrue(
+                denied.getMessage().contains("/files/test/nc4.nc")
+                        && denied.getMessage().contains("403"),
                 denied.getMessage());
         assertTrue(!denied.getMessage().contains(SECRET));
     }
@@ -170,8 +184,8 @@ class S3RangeSourceTest {
     @Test
     void plainHttpsWithoutS3HintsStaysHttp() throws IOException {
         // the anonymous S3 endpoint answers plain ranged GETs too: no S3 mode, no profile -> HTTP backend
-        try (RangeSource src = ByteRangeFiles.openSource(uri(anonymous, "blob.bin"), Map.of("mode", "bytes"),
-                ByteRangeConfig.defaults())) {
+        try (RangeSource src = ByteRangeFiles.openSource(
+                uri(anonymous, "blob.bin"), Map.of("mode", "bytes"), ByteRangeConfig.defaults())) {
             assertTrue(src instanceof HttpRangeSource, src.toString());
             byte[] buf = new byte[10];
             assertEquals(10, src.read(5, buf, 0, 10));
@@ -181,16 +195,18 @@ class S3RangeSourceTest {
 
     @Test
     void failuresAreStoreExceptionsNamingTheObject() throws IOException {
-        try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "test/nc4.nc"),
-                Map.of("mode", "bytes,s3", "aws.profile", "none"), ByteRangeConfig.defaults())) {
+        try (RangeSource src = ByteRangeFiles.openSource(
+                uri(signed, "test/nc4.nc"),
+                Map.of("mode", "bytes,s3", "aws.profile", "none"),
+                ByteRangeConfig.defaults())) {
             StoreException e = assertThrows(StoreException.class, () -> src.read(0, new byte[8], 0, 8));
             assertFalse(e.isRetryable(), "403 is not retryable");
             assertEquals(src.location(), e.dataset());
             assertTrue(e.dataset().endsWith("/files/test/nc4.nc"), e.dataset());
             assertTrue(e.detail().contains("403") && !e.getMessage().contains(SECRET), e.getMessage());
         }
-        try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "test/none.nc"), signedFragment(),
-                ByteRangeConfig.defaults())) {
+        try (RangeSource src =
+                ByteRangeFiles.openSource(uri(signed, "test/none.nc"), signedFragment(), ByteRangeConfig.defaults())) {
             FileNotFoundException nf = assertThrows(FileNotFoundException.class, () -> src.read(0, new byte[8], 0, 8));
             StoreException cause = assertInstanceOf(StoreException.class, nf.getCause());
             assertFalse(cause.isRetryable());
@@ -203,14 +219,16 @@ class S3RangeSourceTest {
         S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
         AtomicInteger httpTasks = new AtomicInteger();
         ExecutorService executor = Executors.newCachedThreadPool();
-        HttpClient http = HttpClient.newBuilder().executor(task -> {
-            httpTasks.incrementAndGet();
-            executor.execute(task);
-        }).build();
+        HttpClient http = HttpClient.newBuilder()
+                .executor(task -> {
+                    httpTasks.incrementAndGet();
+                    executor.execute(task);
+                })
+                .build();
         ByteRangeConfig cfg = ByteRangeConfig.defaults();
         try {
-            try (RangeSource src = ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(), cfg, http,
-                    pool)) {
+            try (RangeSource src =
+                    ByteRangeFiles.openSource(uri(signed, "blob.bin"), signedFragment(), cfg, http, pool)) {
                 assertTrue(src instanceof S3RangeSource, src.toString());
                 assertEquals(1, pool.openClients());
                 byte[] buf = new byte[10];
@@ -220,8 +238,8 @@ class S3RangeSourceTest {
             assertEquals(0, pool.openClients(), "closing the source gives the client back to the caller's pool");
             assertEquals(0, httpTasks.get());
 
-            try (RangeSource src = ByteRangeFiles.openSource(uri(anonymous, "blob.bin"), Map.of("mode", "bytes"), cfg,
-                    http, pool)) {
+            try (RangeSource src =
+                    ByteRangeFiles.openSource(uri(anonymous, "blob.bin"), Map.of("mode", "bytes"), cfg, http, pool)) {
                 assertTrue(src instanceof HttpRangeSource, src.toString());
                 byte[] buf = new byte[10];
                 assertEquals(10, src.read(20, buf, 0, 10));
@@ -230,8 +248,8 @@ class S3RangeSourceTest {
             assertTrue(httpTasks.get() > 0, "the HTTP source sent its request with the caller's client");
             assertEquals(0, pool.openClients());
 
-            try (NetcdfFile nc = ByteRangeFiles.open(uri(signed, "test/nc4.nc"), signedFragment(), "nc4.nc", cfg, http,
-                    pool)) {
+            try (NetcdfFile nc =
+                    ByteRangeFiles.open(uri(signed, "test/nc4.nc"), signedFragment(), "nc4.nc", cfg, http, pool)) {
                 assertEquals(1, pool.openClients());
                 assertFalse(nc.getVariables().isEmpty());
             }

@@ -51,9 +51,12 @@ class StoreFailuresTest {
 
     @Test
     void s3FailuresAreRetryableOnlyWhenTryingAgainMayHelp() {
-        assertTrue(S3Bucket.isRetryable(S3Exception.builder().statusCode(503).message("slow down").build()));
-        assertTrue(S3Bucket.isRetryable(S3Exception.builder().statusCode(429).message("throttled").build()));
-        assertFalse(S3Bucket.isRetryable(S3Exception.builder().statusCode(403).message("denied").build()));
+        assertTrue(S3Bucket.isRetryable(
+                S3Exception.builder().statusCode(503).message("slow down").build()));
+        assertTrue(S3Bucket.isRetryable(
+                S3Exception.builder().statusCode(429).message("throttled").build()));
+        assertFalse(S3Bucket.isRetryable(
+                S3Exception.builder().statusCode(403).message("denied").build()));
         assertTrue(S3Bucket.isRetryable(SdkClientException.create("unable to execute", new SocketException("reset"))));
         assertFalse(S3Bucket.isRetryable(SdkClientException.create("Unable to load credentials")));
     }
@@ -65,15 +68,16 @@ class StoreFailuresTest {
         assertTrue(s.isRetryable());
         assertEquals(URL, s.dataset());
         assertEquals(URL + ": S3 GET failed: HTTP 503", s.getMessage());
-        assertTrue(((StoreException) S3Failures.of(URL, new SocketException("Connection reset"))).isRetryable(),
+        assertTrue(
+                ((StoreException) S3Failures.of(URL, new SocketException("Connection reset"))).isRetryable(),
                 "the body's stream broke");
         assertFalse(((StoreException) S3Failures.of(URL, new IOException("refused"))).isRetryable());
     }
 
     @Test
     void s3KeepsMissingObjectsAndInterruptsAndFillsInTheDataset() {
-        FileNotFoundException nf = assertInstanceOf(FileNotFoundException.class,
-                S3Failures.of(URL, new FileNotFoundException(URL + ": no such object")));
+        FileNotFoundException nf = assertInstanceOf(
+                FileNotFoundException.class, S3Failures.of(URL, new FileNotFoundException(URL + ": no such object")));
         assertEquals(URL + ": no such object", nf.getMessage());
         StoreException cause = assertInstanceOf(StoreException.class, nf.getCause());
         assertEquals(URL, cause.dataset());

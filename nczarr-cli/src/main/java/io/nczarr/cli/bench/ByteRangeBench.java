@@ -34,15 +34,14 @@ public final class ByteRangeBench {
     /** One time step of the chunked variable: 16 scattered compressed chunks. */
     private static final String SLICE = "25,:,:";
 
-    private ByteRangeBench() {
-    }
+    private ByteRangeBench() {}
 
-    private record Step(long gets, long bytes, long ms) {
-    }
+    private record Step(long gets, long bytes, long ms) {}
 
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
-            System.err.println("usage: ByteRangeBench FILE [blockSizes=64k,256k,512k,1m,4m] [latenciesMs=0,20] [cacheMiB=16]");
+            System.err.println(
+                    "usage: ByteRangeBench FILE [blockSizes=64k,256k,512k,1m,4m] [latenciesMs=0,20] [cacheMiB=16]");
             System.exit(2);
         }
         Path file = Paths.get(args[0]);
@@ -74,13 +73,18 @@ public final class ByteRangeBench {
                 server.reset();
                 server.latencyMs(latency);
                 Step whole = download(server, size);
-                System.out.printf(Locale.ROOT, "| whole download (one GET) | - | - | %d / %s / 100%% / %d | - | - | - | - |%n",
-                        whole.gets, human(whole.bytes), whole.ms);
+                System.out.printf(
+                        Locale.ROOT,
+                        "| whole download (one GET) | - | - | %d / %s / 100%% / %d | - | - | - | - |%n",
+                        whole.gets,
+                        human(whole.bytes),
+                        whole.ms);
                 for (String spec : configs.split(",")) {
                     String[] f = spec.trim().split(":");
                     int bs = (int) parseSize(f[0]);
                     int blocks = f.length > 1 ? Integer.parseInt(f[1]) : (int) Math.max(4, cacheBytes / bs);
-                    ByteRangeConfig cfg = ByteRangeConfig.defaults().withBlockSize(bs).withCacheBlocks(blocks);
+                    ByteRangeConfig cfg =
+                            ByteRangeConfig.defaults().withBlockSize(bs).withCacheBlocks(blocks);
                     if (f.length > 2) {
                         cfg = cfg.withReadAheadBlocks(Integer.parseInt(f[2]));
                     }
@@ -101,19 +105,24 @@ public final class ByteRangeBench {
         row(server, name, cfg, size, expected, true);
     }
 
-    private static void row(RangeHttpServer server, String name, ByteRangeConfig cfg, long size, Array expected,
-                            boolean print) throws IOException {
+    private static void row(
+            RangeHttpServer server, String name, ByteRangeConfig cfg, long size, Array expected, boolean print)
+            throws IOException {
         long t0 = startStep(server);
         try (NetcdfFile nc = ByteRangeFiles.open(server.uri("/bench.nc"), "bench.nc#mode=bytes", cfg)) {
             Step open = step(server, t0);
             Steps reads = reads(server, nc);
-            if (expected != null && !java.util.Arrays.equals((float[]) expected.getStorage(),
-                    (float[]) reads.large.getStorage())) {
+            if (expected != null
+                    && !java.util.Arrays.equals((float[]) expected.getStorage(), (float[]) reads.large.getStorage())) {
                 throw new IllegalStateException(LARGE + " read through mode=bytes differs from the local file");
             }
             if (print) {
-                printRow(name + " | " + human(cfg.blockSize()) + " | " + cfg.cacheBlocks() + " blocks = "
-                        + human(cfg.cacheBytes()), open, reads, size);
+                printRow(
+                        name + " | " + human(cfg.blockSize()) + " | " + cfg.cacheBlocks() + " blocks = "
+                                + human(cfg.cacheBytes()),
+                        open,
+                        reads,
+                        size);
             }
         }
     }
@@ -121,8 +130,8 @@ public final class ByteRangeBench {
     /** cdm 4.5.5's own HTTP reader: one buffer of min(file length, 10 MB) per refill. */
     private static void cdmRow(RangeHttpServer server, long size) {
         long t0 = startStep(server);
-        try (NetcdfFile nc = NetcdfFile.open(new HTTPRandomAccessFile(server.url("/bench.nc")), "bench.nc", null,
-                null)) {
+        try (NetcdfFile nc =
+                NetcdfFile.open(new HTTPRandomAccessFile(server.url("/bench.nc")), "bench.nc", null, null)) {
             Step open = step(server, t0);
             printRow("cdm 4.5.5 HTTPRandomAccessFile (HEAD + GETs) | 10 MB buffer | -", open, reads(server, nc), size);
         } catch (Exception | NoClassDefFoundError e) {
@@ -131,8 +140,7 @@ public final class ByteRangeBench {
     }
 
     /** The measured reads after an open: small variable, chunked slice, large variable, whole chunked variable. */
-    private record Steps(Step small, Step slice, Step big, Step chunked, Array large) {
-    }
+    private record Steps(Step small, Step slice, Step big, Step chunked, Array large) {}
 
     private static Steps reads(RangeHttpServer server, NetcdfFile nc) throws IOException {
         long t0 = startStep(server);
@@ -155,14 +163,26 @@ public final class ByteRangeBench {
     }
 
     private static void printRow(String label, Step open, Steps r, long size) {
-        System.out.printf(Locale.ROOT, "| %s | %d / %s / %.2f%% / %d | %d / %s / %d "
-                        + "| %d / %s / %d | %d / %.1f / %d | %d / %.1f / %d |%n",
+        System.out.printf(
+                Locale.ROOT,
+                "| %s | %d / %s / %.2f%% / %d | %d / %s / %d " + "| %d / %s / %d | %d / %.1f / %d | %d / %.1f / %d |%n",
                 label,
-                open.gets, human(open.bytes), 100.0 * open.bytes / size, open.ms,
-                r.small.gets, human(r.small.bytes), r.small.ms,
-                r.slice.gets, human(r.slice.bytes), r.slice.ms,
-                r.big.gets, r.big.bytes / 1048576.0, r.big.ms,
-                r.chunked.gets, r.chunked.bytes / 1048576.0, r.chunked.ms);
+                open.gets,
+                human(open.bytes),
+                100.0 * open.bytes / size,
+                open.ms,
+                r.small.gets,
+                human(r.small.bytes),
+                r.small.ms,
+                r.slice.gets,
+                human(r.slice.bytes),
+                r.slice.ms,
+                r.big.gets,
+                r.big.bytes / 1048576.0,
+                r.big.ms,
+                r.chunked.gets,
+                r.chunked.bytes / 1048576.0,
+                r.chunked.ms);
     }
 
     /** Resets the server's counters and returns the start time of a step. */
@@ -173,10 +193,11 @@ public final class ByteRangeBench {
 
     private static Step download(RangeHttpServer server, long size) throws Exception {
         server.resetCounters();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         long t0 = System.nanoTime();
-        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(server.uri("/bench.nc")).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = client.send(
+                HttpRequest.newBuilder(server.uri("/bench.nc")).build(), HttpResponse.BodyHandlers.ofInputStream());
         byte[] buf = new byte[1 << 20];
         long n = 0;
         try (InputStream in = r.body()) {

@@ -24,8 +24,7 @@ import java.util.zip.Inflater;
  * For zlib chunks it also prints the bare JDK Inflater rate on the same chunks, for comparison.
  */
 public final class CodecBench {
-    private CodecBench() {
-    }
+    private CodecBench() {}
 
     public static void main(String[] args) throws IOException, DataFormatException, InvalidDtypeException {
         if (args.length < 1) {
@@ -57,7 +56,8 @@ public final class CodecBench {
             elems *= n.asLong();
         }
         NumpyDtype dt = NumpyDtype.parse(dtype);
-        int limit = (int) Math.min(Integer.MAX_VALUE - 16, elems * Math.max(8, dt.itemsize() == 0 ? 64 : dt.itemsize()));
+        int limit =
+                (int) Math.min(Integer.MAX_VALUE - 16, elems * Math.max(8, dt.itemsize() == 0 ? 64 : dt.itemsize()));
 
         List<byte[]> chunks = new ArrayList<>();
         try (Stream<Path> files = Files.walk(dir)) {
@@ -67,8 +67,14 @@ public final class CodecBench {
             }
         }
         long stored = chunks.stream().mapToLong(b -> b.length).sum();
-        System.out.printf(Locale.ROOT, "%s: %d chunks, %.1f MB stored, dtype %s, %d rounds%n", dir, chunks.size(),
-                stored / 1e6, dtype, rounds);
+        System.out.printf(
+                Locale.ROOT,
+                "%s: %d chunks, %.1f MB stored, dtype %s, %d rounds%n",
+                dir,
+                chunks.size(),
+                stored / 1e6,
+                dtype,
+                rounds);
         if (steps.isEmpty()) {
             System.out.println("no compressor and no filters: nothing to decode");
             return;
@@ -84,7 +90,8 @@ public final class CodecBench {
                     long t0 = System.nanoTime();
                     boolean last = s == steps.size() - 1;
                     // the last step decodes into a reused buffer, as the chunk reader does
-                    byte[] out = last && finalBytes <= limit ? steps.get(s).decodeInto(data, reuse, (int) finalBytes)
+                    byte[] out = last && finalBytes <= limit
+                            ? steps.get(s).decodeInto(data, reuse, (int) finalBytes)
                             : steps.get(s).decode(data, limit);
                     long t1 = System.nanoTime();
                     int n = out == reuse ? (int) finalBytes : out.length;
@@ -99,12 +106,16 @@ public final class CodecBench {
         long total = 0;
         for (int s = 0; s < steps.size(); s++) {
             total += nanos[s];
-            System.out.printf(Locale.ROOT, "  %-18s %10.1f MB/s  (%s)%n", specs.get(s).get("id").asText(),
-                    outBytes[s] / 1e6 / (nanos[s] / 1e9), specs.get(s));
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s %10.1f MB/s  (%s)%n",
+                    specs.get(s).get("id").asText(),
+                    outBytes[s] / 1e6 / (nanos[s] / 1e9),
+                    specs.get(s));
         }
         if (steps.size() > 1) {
-            System.out.printf(Locale.ROOT, "  %-18s %10.1f MB/s%n", "pipeline",
-                    outBytes[steps.size() - 1] / 1e6 / (total / 1e9));
+            System.out.printf(
+                    Locale.ROOT, "  %-18s %10.1f MB/s%n", "pipeline", outBytes[steps.size() - 1] / 1e6 / (total / 1e9));
         }
         if (!specs.isEmpty() && specs.get(0).get("id").asText().equals("zlib")) {
             byte[] buf = new byte[limit];
@@ -131,12 +142,19 @@ public final class CodecBench {
                     }
                 }
             }
-            System.out.printf(Locale.ROOT, "  %-18s %10.1f MB/s  (bare java.util.zip.Inflater, preallocated output)%n",
-                    "jdk-inflater", bytes / 1e6 / (t / 1e9));
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s %10.1f MB/s  (bare java.util.zip.Inflater, preallocated output)%n",
+                    "jdk-inflater",
+                    bytes / 1e6 / (t / 1e9));
             int threads = Runtime.getRuntime().availableProcessors();
             double wall = parallelInflate(chunks, limit, threads, rounds);
-            System.out.printf(Locale.ROOT, "  %-18s %10.1f MB/s  (bare Inflater on %d threads: the parallel bound)%n",
-                    "jdk-inflater-par", (double) bytes / rounds / 1e6 / wall, threads);
+            System.out.printf(
+                    Locale.ROOT,
+                    "  %-18s %10.1f MB/s  (bare Inflater on %d threads: the parallel bound)%n",
+                    "jdk-inflater-par",
+                    (double) bytes / rounds / 1e6 / wall,
+                    threads);
         }
     }
 

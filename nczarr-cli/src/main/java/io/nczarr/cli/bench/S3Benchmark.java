@@ -35,12 +35,16 @@ import ucar.nc2.Variable;
  * values as big-endian doubles in C order (the conformance manifest's {@code data.sha256}).
  */
 public final class S3Benchmark {
-    private S3Benchmark() {
-    }
+    private S3Benchmark() {}
 
-    record Row(String dataset, int concurrency, double openSeconds, CountingProxy.Counts open,
-               double readSeconds, CountingProxy.Counts read, String sha256) {
-    }
+    record Row(
+            String dataset,
+            int concurrency,
+            double openSeconds,
+            CountingProxy.Counts open,
+            double readSeconds,
+            CountingProxy.Counts read,
+            String sha256) {}
 
     public static void main(String[] args) throws Exception {
         long latencyMs = 20;
@@ -51,25 +55,34 @@ public final class S3Benchmark {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--latency" -> latencyMs = Long.parseLong(args[++i]);
-                case "--levels" -> levels = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+                case "--levels" ->
+                    levels = java.util.Arrays.stream(args[++i].split(","))
+                            .map(Integer::valueOf)
+                            .toList();
                 case "--var" -> var = args[++i];
                 case "--sha256" -> sha = args[++i];
                 default -> datasets.add(args[i]);
             }
         }
         if (datasets.isEmpty()) {
-            System.err.println("usage: S3Benchmark [--latency MS] [--levels 1,16] [--var NAME] [--sha256 HEX] DATASET[#modes]...");
+            System.err.println(
+                    "usage: S3Benchmark [--latency MS] [--levels 1,16] [--var NAME] [--sha256 HEX] DATASET[#modes]...");
             System.exit(2);
         }
         Path aws = Files.createTempDirectory("nczarr-bench-aws");
-        Files.writeString(aws.resolve("credentials"), "[bench]\naws_access_key_id = AKIABENCH\naws_secret_access_key = bench-secret-0123456789\n");
+        Files.writeString(
+                aws.resolve("credentials"),
+                "[bench]\naws_access_key_id = AKIABENCH\naws_secret_access_key = bench-secret-0123456789\n");
         Files.writeString(aws.resolve("config"), "[profile bench]\nregion = us-east-1\n");
-        System.setProperty(AwsEnvironment.CREDENTIALS_FILE_PROPERTY, aws.resolve("credentials").toString());
-        System.setProperty(AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("config").toString());
+        System.setProperty(
+                AwsEnvironment.CREDENTIALS_FILE_PROPERTY,
+                aws.resolve("credentials").toString());
+        System.setProperty(
+                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("config").toString());
 
         List<Row> rows = new ArrayList<>();
         try (LocalS3Server server = LocalS3Server.start("AKIABENCH", "bench-secret-0123456789");
-             CountingProxy proxy = CountingProxy.start(server.endpoint())) {
+                CountingProxy proxy = CountingProxy.start(server.endpoint())) {
             for (String d : datasets) {
                 int hash = d.indexOf('#');
                 Path dir = Paths.get(hash < 0 ? d : d.substring(0, hash));
@@ -77,10 +90,11 @@ public final class S3Benchmark {
                 String modes = hash >= 0 ? d.substring(hash + 1) : (name.endsWith(".file") ? "nczarr" : "zarr");
                 long t0 = System.nanoTime();
                 int n = server.upload(dir, "bench", name).size();
-                System.err.printf(Locale.ROOT, "uploaded %s: %d objects in %.1f s%n", name, n, (System.nanoTime() - t0) / 1e9);
+                System.err.printf(
+                        Locale.ROOT, "uploaded %s: %d objects in %.1f s%n", name, n, (System.nanoTime() - t0) / 1e9);
                 // warm-up (JIT, first client), not measured: open and read one row of chunks
-                try (NetcdfFile nc = NcZarrFiles.open(proxy.endpoint() + "/bench/" + name + "#mode=" + modes
-                        + ",s3&aws.profile=bench")) {
+                try (NetcdfFile nc = NcZarrFiles.open(
+                        proxy.endpoint() + "/bench/" + name + "#mode=" + modes + ",s3&aws.profile=bench")) {
                     Variable v = nc.findVariable(var);
                     if (v != null) {
                         int[] shape = v.getShape();
@@ -97,7 +111,12 @@ public final class S3Benchmark {
                             + ",s3&aws.profile=bench&nczarr.s3.concurrency=" + level;
                     Row r = run(proxy, name + " (" + modes + ")", level, url, var);
                     rows.add(r);
-                    System.err.printf(Locale.ROOT, "  concurrency %3d: open %.3f s, read %.2f s%n", level, r.openSeconds(), r.readSeconds());
+                    System.err.printf(
+                            Locale.ROOT,
+                            "  concurrency %3d: open %.3f s, read %.2f s%n",
+                            level,
+                            r.openSeconds(),
+                            r.readSeconds());
                     if (sha != null && !sha.equalsIgnoreCase(r.sha256())) {
                         throw new IllegalStateException("wrong values: sha256 " + r.sha256() + ", expected " + sha);
                     }
@@ -150,18 +169,37 @@ public final class S3Benchmark {
     }
 
     private static void print(List<Row> rows, long latencyMs, String var, boolean checked) {
-        System.out.printf(Locale.ROOT, "latency per request: %d ms; variable %s read whole; values %s%n%n", latencyMs, var,
+        System.out.printf(
+                Locale.ROOT,
+                "latency per request: %d ms; variable %s read whole; values %s%n%n",
+                latencyMs,
+                var,
                 checked ? "checked against the expected sha256" : "not checked");
-        System.out.println("| dataset | in flight | open: requests (GET/LIST/HEAD) | open: s | read: requests (GET/LIST/HEAD) | read: MiB | read: s | speed-up |");
+        System.out.println(
+                "| dataset | in flight | open: requests (GET/LIST/HEAD) | open: s | read: requests (GET/LIST/HEAD) | read: MiB | read: s | speed-up |");
         System.out.println("|---|---:|---|---:|---|---:|---:|---:|");
         for (Row r : rows) {
-            double base = rows.stream().filter(x -> x.dataset().equals(r.dataset()) && x.concurrency() == 1)
-                    .mapToDouble(Row::readSeconds).findFirst().orElse(Double.NaN);
-            System.out.printf(Locale.ROOT, "| %s | %d | %d (%d/%d/%d) | %.3f | %d (%d/%d/%d) | %.1f | %.2f | %s |%n",
-                    r.dataset(), r.concurrency(),
-                    r.open().total(), r.open().get(), r.open().list(), r.open().head(), r.openSeconds(),
-                    r.read().total(), r.read().get(), r.read().list(), r.read().head(),
-                    r.read().responseBytes() / 1048576.0, r.readSeconds(),
+            double base = rows.stream()
+                    .filter(x -> x.dataset().equals(r.dataset()) && x.concurrency() == 1)
+                    .mapToDouble(Row::readSeconds)
+                    .findFirst()
+                    .orElse(Double.NaN);
+            System.out.printf(
+                    Locale.ROOT,
+                    "| %s | %d | %d (%d/%d/%d) | %.3f | %d (%d/%d/%d) | %.1f | %.2f | %s |%n",
+                    r.dataset(),
+                    r.concurrency(),
+                    r.open().total(),
+                    r.open().get(),
+                    r.open().list(),
+                    r.open().head(),
+                    r.openSeconds(),
+                    r.read().total(),
+                    r.read().get(),
+                    r.read().list(),
+                    r.read().head(),
+                    r.read().responseBytes() / 1048576.0,
+                    r.readSeconds(),
                     Double.isNaN(base) ? "" : String.format(Locale.ROOT, "%.1fx", base / r.readSeconds()));
         }
     }

@@ -262,10 +262,13 @@ public final class RangeHttpServer implements AutoCloseable {
             }
         }
         if (forcedStatus != 0) {
-            sendText(ex, forcedStatus, forcedStatus == 403
-                    ? "<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"
-                    : "<html><head><title>" + forcedStatus + "</title></head><body>error " + forcedStatus
-                    + "</body></html>");
+            sendText(
+                    ex,
+                    forcedStatus,
+                    forcedStatus == 403
+                            ? "<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>"
+                            : "<html><head><title>" + forcedStatus + "</title></head><body>error " + forcedStatus
+                                    + "</body></html>");
             return;
         }
         if (head && headStatus != 0) {
@@ -292,7 +295,10 @@ public final class RangeHttpServer implements AutoCloseable {
         }
         String range = ex.getRequestHeaders().getFirst("Range");
         Matcher m = range == null ? null : RANGE.matcher(range.trim());
-        if (ignoreRange || m == null || !m.matches() || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
+        if (ignoreRange
+                || m == null
+                || !m.matches()
+                || (m.group(1).isEmpty() && m.group(2).isEmpty())) {
             sendBody(ex, 200, c, 0, len);
             return;
         }

@@ -75,8 +75,8 @@ public final class CountingProxy implements Closeable {
 
         @Override
         public String toString() {
-            return total() + " requests (" + get + " GET, " + list + " LIST, " + head + " HEAD, " + other
-                    + " other), " + responseBytes + " response bytes";
+            return total() + " requests (" + get + " GET, " + list + " LIST, " + head + " HEAD, " + other + " other), "
+                    + responseBytes + " response bytes";
         }
     }
 
@@ -190,7 +190,9 @@ public final class CountingProxy implements Closeable {
                 }
                 String tgt = line[1];
                 int q = tgt.indexOf('?');
-                Request r = new Request(line[0].toUpperCase(Locale.ROOT), q < 0 ? tgt : tgt.substring(0, q),
+                Request r = new Request(
+                        line[0].toUpperCase(Locale.ROOT),
+                        q < 0 ? tgt : tgt.substring(0, q),
                         q < 0 ? null : tgt.substring(q + 1));
                 record(r);
                 maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
@@ -291,7 +293,8 @@ public final class CountingProxy implements Closeable {
 
     private static void writeError(OutputStream out, Fault f) throws IOException {
         byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + f.code()
-                + "</Code><Message>injected by CountingProxy</Message></Error>").getBytes(StandardCharsets.UTF_8);
+                        + "</Code><Message>injected by CountingProxy</Message></Error>")
+                .getBytes(StandardCharsets.UTF_8);
         String head = "HTTP/1.1 " + f.status() + " " + f.code() + "\r\nContent-Type: application/xml\r\n"
                 + "Content-Length: " + body.length + "\r\n\r\n";
         out.write(head.getBytes(StandardCharsets.ISO_8859_1));
@@ -403,8 +406,7 @@ public final class CountingProxy implements Closeable {
                     case "content-length" -> len = Long.parseLong(value);
                     case "transfer-encoding" -> chunked = value.contains("chunked");
                     case "connection" -> close = value.contains("close");
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
             return new Head(lines[0], len, chunked, close);

@@ -1,7 +1,5 @@
 package io.nczarr.testkit.s3;
 
-import io.nczarr.testkit.s3.CountingProxy;
-import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -28,6 +26,7 @@ public final class LocalS3 {
 
     /** nczarr-core's {@code AwsEnvironment} properties (the testkit depends on no project module). */
     private static final String CONFIG_FILE_PROPERTY = "nczarr.aws.configFile";
+
     private static final String CREDENTIALS_FILE_PROPERTY = "nczarr.aws.credentialsFile";
 
     private static LocalS3 instance;
@@ -37,6 +36,7 @@ public final class LocalS3 {
     public final CountingProxy signed;
     /** In front of the unauthenticated endpoint (a public-read bucket). */
     public final CountingProxy anonymous;
+
     private final Set<String> uploaded = new HashSet<>();
 
     private LocalS3(LocalS3Server server, CountingProxy signed, CountingProxy anonymous) {
@@ -52,18 +52,24 @@ public final class LocalS3 {
                 dir.toFile().deleteOnExit();
                 Path config = dir.resolve("config");
                 Path credentials = dir.resolve("credentials");
-                Files.writeString(config, "[profile " + PROFILE + "]\nregion = us-east-1\n"
-                        + "[profile " + REGION_ONLY_PROFILE + "]\nregion = us-east-1\n");
-                Files.writeString(credentials, "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID
-                        + "\naws_secret_access_key = " + SECRET + "\n"
-                        + "[" + WRONG_PROFILE + "]\naws_access_key_id = " + KEY_ID
-                        + "\naws_secret_access_key = not-the-secret\n");
+                Files.writeString(
+                        config,
+                        "[profile " + PROFILE + "]\nregion = us-east-1\n" + "[profile " + REGION_ONLY_PROFILE
+                                + "]\nregion = us-east-1\n");
+                Files.writeString(
+                        credentials,
+                        "[" + PROFILE + "]\naws_access_key_id = " + KEY_ID
+                                + "\naws_secret_access_key = " + SECRET + "\n"
+                                + "[" + WRONG_PROFILE + "]\naws_access_key_id = " + KEY_ID
+                                + "\naws_secret_access_key = not-the-secret\n");
                 config.toFile().deleteOnExit();
                 credentials.toFile().deleteOnExit();
                 System.setProperty(CONFIG_FILE_PROPERTY, config.toString());
                 System.setProperty(CREDENTIALS_FILE_PROPERTY, credentials.toString());
                 LocalS3Server server = LocalS3Server.start(KEY_ID, SECRET);
-                LocalS3 s3 = new LocalS3(server, CountingProxy.start(server.endpoint()),
+                LocalS3 s3 = new LocalS3(
+                        server,
+                        CountingProxy.start(server.endpoint()),
                         CountingProxy.start(server.anonymousEndpoint()));
                 Runtime.getRuntime().addShutdownHook(new Thread(s3::close));
                 instance = s3;

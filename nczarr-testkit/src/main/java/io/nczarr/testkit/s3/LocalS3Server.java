@@ -34,8 +34,8 @@ public final class LocalS3Server implements AutoCloseable {
     private final String accessKeyId;
     private final String secretAccessKey;
 
-    private LocalS3Server(BlobStore blobStore, S3Proxy signed, S3Proxy anonymous, String accessKeyId,
-                          String secretAccessKey) {
+    private LocalS3Server(
+            BlobStore blobStore, S3Proxy signed, S3Proxy anonymous, String accessKeyId, String secretAccessKey) {
         this.blobStore = blobStore;
         this.signed = signed;
         this.anonymous = anonymous;
@@ -54,11 +54,15 @@ public final class LocalS3Server implements AutoCloseable {
         S3Proxy signed = null;
         S3Proxy anon = null;
         try {
-            signed = S3Proxy.builder().blobStore(store).endpoint(URI.create("http://127.0.0.1:0"))
+            signed = S3Proxy.builder()
+                    .blobStore(store)
+                    .endpoint(URI.create("http://127.0.0.1:0"))
                     .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKeyId, secretAccessKey)
                     .build();
             signed.start();
-            anon = S3Proxy.builder().blobStore(store).endpoint(URI.create("http://127.0.0.1:0"))
+            anon = S3Proxy.builder()
+                    .blobStore(store)
+                    .endpoint(URI.create("http://127.0.0.1:0"))
                     .awsAuthentication(AuthenticationType.NONE, null, null)
                     .build();
             anon.start();
@@ -113,12 +117,19 @@ public final class LocalS3Server implements AutoCloseable {
 
     private void put(String bucket, String key, InputStream in, long length) throws IOException {
         try (InputStream i = in) {
-            blobStore.putBlob(PutObjectRequest.builder().bucket(bucket).key(key).contentLength(length).build(), i);
+            blobStore.putBlob(
+                    PutObjectRequest.builder()
+                            .bucket(bucket)
+                            .key(key)
+                            .contentLength(length)
+                            .build(),
+                    i);
         }
     }
 
     public void delete(String bucket, String key) {
-        blobStore.removeBlob(DeleteObjectRequest.builder().bucket(bucket).key(key).build());
+        blobStore.removeBlob(
+                DeleteObjectRequest.builder().bucket(bucket).key(key).build());
     }
 
     /**
