@@ -62,7 +62,7 @@ public final class NcZarrFiles {
                 url.uri(),
                 url.parameters(),
                 location,
-                ByteRangeFiles.systemConfig(),
+                ByteRangeFiles.config(options.environment()::property),
                 options.httpClient(),
                 options.s3Clients());
     }

@@ -3,6 +3,7 @@ package io.nczarr.raf;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.function.UnaryOperator;
 
 /**
  * Settings of {@code #mode=bytes} reads. {@link #fromSystemProperties()} reads the
@@ -110,6 +111,18 @@ public record ByteRangeConfig(
      * @throws IllegalArgumentException naming the key for a malformed or out-of-range value
      */
     public static ByteRangeConfig from(Properties p) {
+        return from(p::getProperty);
+    }
+
+    /**
+     * The defaults overridden by the {@code nczarr.bytes.*} settings {@code property} returns (by full
+     * name, {@code null} when unset): e.g. {@code NcZarrOptions.environment()::property}, so that the
+     * options' environment is where these settings are read, as for every other setting.
+     *
+     * @throws IllegalArgumentException naming the key for a malformed or out-of-range value
+     */
+    public static ByteRangeConfig from(UnaryOperator<String> property) {
+        UnaryOperator<String> p = property;
         ByteRangeConfig d = defaults();
         return new ByteRangeConfig(
                 (int) size(p, "blockSize", d.blockSize, Integer.MAX_VALUE - 8),
@@ -219,12 +232,12 @@ public record ByteRangeConfig(
         return (long) blockSize * cacheBlocks;
     }
 
-    private static String value(Properties p, String key) {
-        String v = p.getProperty(PREFIX + key);
+    private static String value(UnaryOperator<String> p, String key) {
+        String v = p.apply(PREFIX + key);
         return v == null || v.isBlank() ? null : v.trim();
     }
 
-    private static long number(Properties p, String key, long dflt) {
+    private static long number(UnaryOperator<String> p, String key, long dflt) {
         String v = value(p, key);
         if (v == null) {
             return dflt;
@@ -268,7 +281,7 @@ public record ByteRangeConfig(
         return Math.multiplyExact(n, mult);
     }
 
-    private static long size(Properties p, String key, long dflt, long max) {
+    private static long size(UnaryOperator<String> p, String key, long dflt, long max) {
         String v = value(p, key);
         if (v == null) {
             return dflt;
@@ -304,7 +317,7 @@ public record ByteRangeConfig(
         return Duration.ofMillis(Math.round(Double.parseDouble(s) * 1000));
     }
 
-    private static Duration duration(Properties p, String key, Duration dflt) {
+    private static Duration duration(UnaryOperator<String> p, String key, Duration dflt) {
         String v = value(p, key);
         if (v == null) {
             return dflt;

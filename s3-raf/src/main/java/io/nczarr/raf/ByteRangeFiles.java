@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import ucar.nc2.NetcdfFile;
 
 /**
@@ -186,8 +187,16 @@ public final class ByteRangeFiles {
 
     /** The {@code nczarr.bytes.*} system properties; a bad value is an {@link NcZarrException} naming it. */
     public static ByteRangeConfig systemConfig() throws IOException {
+        return config(System::getProperty);
+    }
+
+    /**
+     * The {@code nczarr.bytes.*} settings {@code property} returns (e.g. {@code
+     * options.environment()::property}); a bad value is an {@link NcZarrException} naming it.
+     */
+    public static ByteRangeConfig config(UnaryOperator<String> property) throws IOException {
         try {
-            return ByteRangeConfig.fromSystemProperties();
+            return ByteRangeConfig.from(property);
         } catch (IllegalArgumentException e) {
             throw new NcZarrException("bad mode=bytes configuration: " + e.getMessage(), e);
         }
