@@ -2,6 +2,7 @@ package io.nczarr.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
+import io.nczarr.error.Redaction;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -107,8 +108,9 @@ public final class Main {
             return 0;
         } catch (IOException | RuntimeException e) {
             String msg = String.valueOf(e.getMessage());
-            // our messages start with the dataset already; others get it added
-            err.println("nczarr: " + (msg.contains(url) ? msg : "cannot dump " + url + ": " + msg));
+            String shown = Redaction.redact(url);
+            // our messages start with the (redacted) dataset already; others get it added
+            err.println("nczarr: " + (msg.contains(shown) ? msg : "cannot dump " + shown + ": " + msg));
             return 1;
         }
     }

@@ -1,6 +1,10 @@
 package io.nczarr.meta;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,7 +24,15 @@ public final class Json {
             .enable(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
             .build();
 
-    /** Parses JSON text; malformed text is a {@link MetadataException} naming the key. */
+    /** The most of the text a malformed-JSON message shows. */
+    static final int EXCERPT_CHARS = 32;
+
+    /**
+     * Parses JSON text; malformed text is a {@link MetadataException} naming the key, the position and at
+     * most {@value #EXCERPT_CHARS} printable characters there. Not the parser's own message, nor the
+     * parser's exception as the cause: they quote the text (up to hundreds of characters), and the bytes
+     * may be anything, not metadata.
+     */
     public static JsonNode parse(String dataset, String key, byte[] bytes) throws MetadataException {
         try {
             JsonNode n = MAPPER.readTree(bytes);
@@ -29,10 +41,58 @@ public final class Json {
             }
             return n;
         } catch (JsonProcessingException e) {
-            throw new MetadataException(dataset, key, "malformed JSON: " + e.getOriginalMessage(), e);
+            throw new MetadataException(dataset, key, "malformed JSON: " + describe(e, bytes));
         } catch (IOException e) {
-            throw new MetadataException(dataset, key, "malformed JSON: " + e.getMessage(), e);
+            throw new MetadataException(
+                    dataset,
+                    key,
+                    "malformed JSON: unreadable text (" + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /** What is wrong and where: "syntax error at line 1, column 6, near '{"a": tru}'". */
+    static String describe(JsonProcessingException e, byte[] bytes) {
+        JsonLocation at = e.getLocation();
+        long offset = at == null ? -1 : at.getByteOffset() >= 0 ? at.getByteOffset() : at.getCharOffset();
+        StringBuilder b = new StringBuilder(what(e, offset >= bytes.length));
+        if (at != null && at.getLineNr() > 0) {
+            b.append(" at line ").append(at.getLineNr()).append(", column ").append(at.getColumnNr());
+        }
+        if (offset >= 0) {
+            b.append(", near '").append(excerpt(bytes, offset)).append('\'');
+        }
+        return b.toString();
+    }
+
+    /** The kind of failure, from the exception type and position: never from its message, which quotes the text. */
+    private static String what(JsonProcessingException e, boolean atTheEnd) {
+        if (e instanceof JsonEOFException || atTheEnd) {
+            return "unexpected end of input";
+        }
+        if (e instanceof StreamConstraintsException) {
+            return "exceeds the parser's limits (nesting depth, number or text length)";
+        }
+        if (e instanceof InputCoercionException) {
+            return "number out of range";
+        }
+        return "syntax error";
+    }
+
+    /**
+     * At most {@value #EXCERPT_CHARS} bytes around the error (the parser points at the start of what it
+     * could not read): half before, the rest from there on. Printable ASCII is kept, anything else shown
+     * as {@code ?}.
+     */
+    static String excerpt(byte[] bytes, long offset) {
+        int at = (int) Math.min(bytes.length, Math.max(0, offset));
+        int start = Math.max(0, at - EXCERPT_CHARS / 2);
+        int end = Math.min(bytes.length, start + EXCERPT_CHARS);
+        StringBuilder b = new StringBuilder(end - start);
+        for (int i = start; i < end; i++) {
+            int c = bytes[i] & 0xff;
+            b.append(c >= 0x20 && c < 0x7f && c != '\'' ? (char) c : '?');
+        }
+        return b.toString();
     }
 
     /** Reads a JSON object from the store; empty if the key is missing. */

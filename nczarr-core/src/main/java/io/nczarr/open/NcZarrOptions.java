@@ -30,12 +30,15 @@ import java.util.List;
  *   <tr><td>{@code nczarr.requestThreads}</td><td>64</td><td>most requests in flight over all remote reads
  *       (each read is further limited by {@code nczarr.s3.concurrency})</td></tr>
  *   <tr><td>{@code nczarr.maxObjectBytes}</td><td>1 GiB</td><td>largest object read whole</td></tr>
+ *   <tr><td>{@code nczarr.store.allowSymlinksOut}</td><td>false</td><td>whether directory stores follow
+ *       symbolic links that lead out of the dataset directory ({@code true} or {@code false})</td></tr>
  * </table>
  */
 public final class NcZarrOptions implements AutoCloseable {
     public static final String DECODE_THREADS = "nczarr.decodeThreads";
     public static final String REQUEST_THREADS = "nczarr.requestThreads";
     public static final String MAX_OBJECT_BYTES = "nczarr.maxObjectBytes";
+    public static final String ALLOW_SYMLINKS_OUT = "nczarr.store.allowSymlinksOut";
 
     public static final int DEFAULT_REQUEST_THREADS = 64;
     /** More threads than this is a configuration mistake, not a wish. */
@@ -48,6 +51,7 @@ public final class NcZarrOptions implements AutoCloseable {
     private final S3ClientPool s3Clients;
     private final AwsEnvironment environment;
     private final long maxObjectBytes;
+    private final boolean allowSymlinksOut;
     private final HttpClient givenHttpClient;
     private HttpClient ownHttpClient;
     private final List<AutoCloseable> owned;
@@ -59,6 +63,7 @@ public final class NcZarrOptions implements AutoCloseable {
         this.s3Clients = b.s3Clients;
         this.environment = b.environment;
         this.maxObjectBytes = b.maxObjectBytes;
+        this.allowSymlinksOut = b.allowSymlinksOut;
         this.givenHttpClient = b.httpClient;
         this.owned = owned;
     }
@@ -117,9 +122,14 @@ public final class NcZarrOptions implements AutoCloseable {
         return maxObjectBytes;
     }
 
+    /** Whether directory stores may follow symbolic links out of the dataset ({@value #ALLOW_SYMLINKS_OUT}). */
+    public boolean allowSymlinksOut() {
+        return allowSymlinksOut;
+    }
+
     /** What stores are opened with. */
     public StoreResources storeResources() {
-        return new StoreResources(s3Clients, environment, maxObjectBytes);
+        return new StoreResources(s3Clients, environment, maxObjectBytes, allowSymlinksOut);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
@@ -172,6 +182,8 @@ public final class NcZarrOptions implements AutoCloseable {
         private S3ClientPool s3Clients;
         private HttpClient httpClient;
         private long maxObjectBytes = -1;
+        private Boolean allowSymlinksOutGiven;
+        private boolean allowSymlinksOut;
 
         private Builder(AwsEnvironment environment) {
             this.environment = environment;
@@ -215,6 +227,12 @@ public final class NcZarrOptions implements AutoCloseable {
             return this;
         }
 
+        /** Whether directory stores may follow symbolic links out of the dataset (default: no). */
+        public Builder allowSymlinksOut(boolean allow) {
+            this.allowSymlinksOutGiven = allow;
+            return this;
+        }
+
         /** @throws NcZarrException when a setting is out of range, naming the property */
         public NcZarrOptions build() throws NcZarrException {
             List<AutoCloseable> owned = new ArrayList<>();
@@ -224,6 +242,7 @@ public final class NcZarrOptions implements AutoCloseable {
             if (maxObjectBytes < 0) {
                 maxObjectBytes = number(MAX_OBJECT_BYTES, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, 1, Long.MAX_VALUE);
             }
+            allowSymlinksOut = allowSymlinksOutGiven != null ? allowSymlinksOutGiven : flag(ALLOW_SYMLINKS_OUT, false);
             if (readPool == null) {
                 int decode = decodeThreads != null
                         ? check(DECODE_THREADS, decodeThreads)
@@ -246,6 +265,19 @@ public final class NcZarrOptions implements AutoCloseable {
                 throw new NcZarrException(name + " must be 1.." + MAX_THREADS + ", not " + n);
             }
             return n;
+        }
+
+        /** A {@code true}/{@code false} property (any case); anything else is a mistake, not {@code false}. */
+        private boolean flag(String name, boolean dflt) throws NcZarrException {
+            String v = environment.property(name);
+            if (v == null || v.isBlank()) {
+                return dflt;
+            }
+            String t = v.trim();
+            if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(t);
+            }
+            throw new NcZarrException("system property " + name + " must be true or false, not '" + v + "'");
         }
 
         private long number(String name, long dflt, long min, long max) throws NcZarrException {

@@ -1,5 +1,6 @@
 package io.nczarr.s3;
 
+import io.nczarr.error.Redaction;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -56,7 +57,8 @@ public record S3Location(String bucket, String key, URI endpoint, boolean pathSt
     public static S3Location parse(URI uri) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("s3") && !scheme.equals("http") && !scheme.equals("https")) {
-            throw new IllegalArgumentException("not an S3 URL (scheme s3, http or https expected): " + uri);
+            throw new IllegalArgumentException(
+                    "not an S3 URL (scheme s3, http or https expected): " + Redaction.redact(uri));
         }
         String host = uri.getHost();
         if (host == null && scheme.equals("s3") && uri.getRawAuthority() != null && uri.getPort() < 0) {
@@ -64,12 +66,13 @@ public record S3Location(String bucket, String key, URI endpoint, boolean pathSt
             host = uri.getRawAuthority();
         }
         if (host == null || host.isEmpty()) {
-            throw new IllegalArgumentException("S3 URL without a host (or bucket): " + uri);
+            throw new IllegalArgumentException("S3 URL without a host (or bucket): " + Redaction.redact(uri));
         }
         String bucketHost = host;
         host = host.toLowerCase(Locale.ROOT);
         if (uri.getRawQuery() != null) {
-            throw new IllegalArgumentException("S3 URLs take no query string ('?" + uri.getRawQuery() + "'): " + uri);
+            // the query may be a presigned URL's signature: named, not quoted
+            throw new IllegalArgumentException("S3 URLs take no query string: " + Redaction.redact(uri));
         }
         if (uri.getUserInfo() != null) {
             throw new IllegalArgumentException("S3 URLs take no user name or password; use an AWS profile: "
@@ -90,7 +93,7 @@ public record S3Location(String bucket, String key, URI endpoint, boolean pathSt
         try {
             endpoint = new URI(endpointScheme, null, uri.getHost(), uri.getPort(), null, null, null);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("bad S3 endpoint in " + uri + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("bad S3 endpoint in " + Redaction.redact(uri) + ": " + e.getReason());
         }
         return pathStyle(uri, path, endpoint, null);
     }
@@ -104,13 +107,14 @@ public record S3Location(String bucket, String key, URI endpoint, boolean pathSt
         if (m.matches()) {
             return new S3Location(m.group(1), path, null, false, m.group(2));
         }
-        throw new IllegalArgumentException("unrecognised AWS S3 host '" + host + "' in " + uri
+        throw new IllegalArgumentException("unrecognised AWS S3 host '" + host + "' in " + Redaction.redact(uri)
                 + " (expected s3.<region>.amazonaws.com or <bucket>.s3.<region>.amazonaws.com)");
     }
 
     private static S3Location pathStyle(URI uri, String path, URI endpoint, String region) {
         if (path.isEmpty()) {
-            throw new IllegalArgumentException("S3 URL without a bucket (path style: the first path segment): " + uri);
+            throw new IllegalArgumentException(
+                    "S3 URL without a bucket (path style: the first path segment): " + Redaction.redact(uri));
         }
         int slash = path.indexOf('/');
         String bucket = slash < 0 ? path : path.substring(0, slash);

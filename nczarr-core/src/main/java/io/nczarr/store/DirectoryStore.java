@@ -6,10 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -21,18 +23,38 @@ import java.util.stream.Stream;
  * A dataset stored as a directory tree (netcdf-c {@code mode=...,file}, zarr-python DirectoryStore).
  * A key is a relative file path; a file that vanishes between the check and the read counts as
  * missing. Other I/O failures are {@link StoreException}s.
+ *
+ * <p>The store stays inside its root: an object whose real path (symbolic links of the file or of any
+ * folder above it resolved) lies outside the dataset directory is refused, as is anything that is not a
+ * regular file (a FIFO would block the reader, a device such as {@code /dev/zero} would never end).
+ * Both refusals are {@link StoreException}s naming the dataset and the key, not retryable, and they say
+ * nothing about the target. A folder where an object is asked for is not an object (empty, as in every
+ * store). {@link #list} lists the names in a folder without looking at them: a listed link that leaves
+ * the dataset is refused when it is read; listing a folder that itself resolves outside is refused.
+ * Links that leave the root are allowed only when the store is opened so
+ * ({@code nczarr.store.allowSymlinksOut}); a link inside the dataset to another file inside is always fine.
  */
 public final class DirectoryStore implements Store {
 
     private final Path root;
     private final long maxObjectBytes;
+    private final boolean allowSymlinksOut;
 
     public DirectoryStore(Path root) throws IOException {
         this(root, StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
     }
 
-    /** @throws StoreException when {@code root} is not a readable directory */
+    /** A store whose links must stay inside {@code root}. */
     public DirectoryStore(Path root, long maxObjectBytes) throws IOException {
+        this(root, maxObjectBytes, false);
+    }
+
+    /**
+     * @param allowSymlinksOut whether objects may be symbolic links (or below linked folders) leading out
+     *     of {@code root}
+     * @throws StoreException when {@code root} is not a readable directory
+     */
+    public DirectoryStore(Path root, long maxObjectBytes, boolean allowSymlinksOut) throws IOException {
         if (!Files.isDirectory(root)) {
             throw new StoreException(root.toString(), null, "not a directory", false, null);
         }
@@ -42,6 +64,7 @@ public final class DirectoryStore implements Store {
             throw LocalFailures.of(root.toString(), null, "cannot resolve the directory", e);
         }
         this.maxObjectBytes = maxObjectBytes;
+        this.allowSymlinksOut = allowSymlinksOut;
     }
 
     public Path root() {
@@ -58,12 +81,73 @@ public final class DirectoryStore implements Store {
         return key.isEmpty() ? root : root.resolve(key);
     }
 
-    @Override
-    public Optional<byte[]> get(String key) throws IOException {
-        Path p = resolve(key);
-        if (!Files.isRegularFile(p)) {
+    /**
+     * The real path of the regular file at {@code key}, checked before anything is opened; empty when
+     * there is none (nothing there, a dangling link, or a folder).
+     *
+     * @throws StoreException when it leads out of the dataset or is not a regular file
+     */
+    private Optional<Path> object(String key) throws IOException {
+        Optional<Path> real = realPath(key);
+        if (real.isEmpty()) {
+            return real;
+        }
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(real.get(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw LocalFailures.of(location(), key, "cannot read the file", e);
+        }
+        if (a.isDirectory()) {
             return Optional.empty();
         }
+        if (!a.isRegularFile()) {
+            throw refused(key, "not a regular file (a device, FIFO or socket); only regular files are read");
+        }
+        return real;
+    }
+
+    /**
+     * Where {@code key} really is, every link resolved; empty when nothing is there.
+     *
+     * @throws StoreException when that is outside the dataset and such links are not allowed
+     */
+    private Optional<Path> realPath(String key) throws IOException {
+        Path p = resolve(key);
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.empty(); // the common miss, without the cost of resolving links
+        }
+        Path real;
+        try {
+            real = p.toRealPath();
+        } catch (NoSuchFileException e) {
+            return Optional.empty(); // a dangling link, or removed meanwhile
+        } catch (IOException e) {
+            throw LocalFailures.of(location(), key, "cannot resolve the path", e);
+        }
+        if (!allowSymlinksOut && !real.startsWith(root)) {
+            throw refused(
+                    key,
+                    "leads outside the dataset directory through a symbolic link; refused (set the system"
+                            + " property nczarr.store.allowSymlinksOut=true to allow links out of the dataset)");
+        }
+        return Optional.of(real);
+    }
+
+    /** A refusal that trying again will not change; it names the key only, never what the link points at. */
+    private StoreException refused(String key, String why) {
+        return new StoreException(location(), key, why, false, null);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        Optional<Path> found = object(key);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Path p = found.get();
         try {
             StoreLimits.checkObjectSize(location(), key, Files.size(p), maxObjectBytes);
             return Optional.of(Files.readAllBytes(p));
@@ -77,11 +161,11 @@ public final class DirectoryStore implements Store {
     @Override
     public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
         StoreLimits.checkRange(offset, length);
-        Path p = resolve(key);
-        if (!Files.isRegularFile(p)) {
+        Optional<Path> found = object(key);
+        if (found.isEmpty()) {
             return Optional.empty();
         }
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             return Optional.of(read(ch, offset, length));
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -108,10 +192,11 @@ public final class DirectoryStore implements Store {
     @Override
     public List<String> list(String prefix) throws IOException {
         String dirKey = StoreKeys.trim(prefix);
-        Path dir = resolve(dirKey);
-        if (!Files.isDirectory(dir)) {
+        Optional<Path> real = realPath(dirKey);
+        if (real.isEmpty() || !Files.isDirectory(real.get(), LinkOption.NOFOLLOW_LINKS)) {
             return List.of();
         }
+        Path dir = real.get();
         List<String> names = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
             s.forEach(p -> names.add(p.getFileName().toString()));

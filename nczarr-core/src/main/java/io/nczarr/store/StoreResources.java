@@ -6,15 +6,22 @@ import java.util.Objects;
 
 /**
  * What opening a store needs from outside: the pool S3 stores lease their client from, the environment
- * (system properties, environment variables) AWS settings are read from, and the largest object read
- * whole. The caller owns them; a store only leases.
+ * (system properties, environment variables) AWS settings are read from, the largest object read
+ * whole, and whether directory stores may follow symbolic links out of the dataset (off unless the
+ * host says so: {@code nczarr.store.allowSymlinksOut}). The caller owns them; a store only leases.
  */
-public record StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
+public record StoreResources(
+        S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes, boolean allowSymlinksOut) {
     public StoreResources {
         Objects.requireNonNull(s3Clients, "s3Clients");
         Objects.requireNonNull(environment, "environment");
         if (maxObjectBytes < 1) {
             throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
         }
+    }
+
+    /** Resources whose directory stores stay inside their root (links out refused). */
+    public StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
+        this(s3Clients, environment, maxObjectBytes, false);
     }
 }

@@ -69,8 +69,11 @@ public final class Stores {
         return false;
     }
 
-    /** {@code PK\3\4}: a zip's first local header. */
+    /** {@code PK\3\4}: a zip's first local header. Only regular files are opened: a FIFO would block. */
     private static boolean hasZipSignature(Path p) {
+        if (!Files.isRegularFile(p)) {
+            return false;
+        }
         try (InputStream in = Files.newInputStream(p)) {
             byte[] magic = in.readNBytes(4);
             return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
@@ -90,7 +93,7 @@ public final class Stores {
         StoreKind kind = kindOf(url);
         switch (kind) {
             case DIRECTORY:
-                return openDirectory(url, resources.maxObjectBytes());
+                return openDirectory(url, resources);
             case ZIP:
                 return openZip(url, resources.maxObjectBytes());
             case S3:
@@ -112,7 +115,7 @@ public final class Stores {
         }
     }
 
-    private static Store openDirectory(DatasetUrl url, long maxObjectBytes) throws IOException {
+    private static Store openDirectory(DatasetUrl url, StoreResources resources) throws IOException {
         Path p = url.localPath();
         // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
         Path name = p.getFileName();
@@ -126,7 +129,7 @@ public final class Stores {
         if (!Files.isDirectory(p)) {
             throw refused(url, p + " is not a directory (for a zip file use mode=...,zip)");
         }
-        return new DirectoryStore(p, maxObjectBytes);
+        return new DirectoryStore(p, resources.maxObjectBytes(), resources.allowSymlinksOut());
     }
 
     private static Store openZip(DatasetUrl url, long maxObjectBytes) throws IOException {

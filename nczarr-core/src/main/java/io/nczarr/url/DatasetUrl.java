@@ -1,5 +1,6 @@
 package io.nczarr.url;
 
+import io.nczarr.error.Redaction;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -16,7 +17,8 @@ import java.util.Set;
 
 /**
  * A dataset location as netcdf-c understands it: {@code scheme://...#key=value&mode=a,b}, or a
- * plain local path. Parsing only; nothing is opened here.
+ * plain local path. Parsing only; nothing is opened here. {@link #toString()} and every parse error
+ * show the location {@linkplain Redaction#redact(String) redacted} (no password, token or signature).
  *
  * @param original the string the user gave
  * @param scheme {@code file}, {@code s3}, {@code http} or {@code https}
@@ -82,7 +84,7 @@ public record DatasetUrl(
                 String path = u.getPath();
                 if (path == null || path.isEmpty()) {
                     // "file:relative/path" is opaque: take the text after the colon
-                    path = URLDecoder.decode(text.substring(5), StandardCharsets.UTF_8);
+                    path = decode(text.substring(5), "path", location);
                 }
                 return new DatasetUrl(
                         location, scheme, Paths.get(path).toAbsolutePath().normalize(), null, params, modes);
@@ -92,8 +94,8 @@ public record DatasetUrl(
             case "https":
                 return new DatasetUrl(location, scheme, null, toUri(text, location), params, modes);
             default:
-                throw new IllegalArgumentException("unsupported URL scheme '" + scheme + "' in " + location
-                        + " (expected file, s3, http or https)");
+                throw new IllegalArgumentException("unsupported URL scheme '" + scheme + "' in "
+                        + Redaction.redact(location) + " (expected file, s3, http or https)");
         }
     }
 
@@ -114,7 +116,9 @@ public record DatasetUrl(
         try {
             return new URI(text.replace(" ", "%20"));
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("malformed URL " + location + ": " + e.getMessage(), e);
+            // not e.getMessage(), nor e as the cause: both quote the whole URL, secrets included
+            throw new IllegalArgumentException("malformed URL " + Redaction.redact(location) + ": " + e.getReason()
+                    + (e.getIndex() >= 0 ? " at index " + e.getIndex() : ""));
         }
     }
 
@@ -131,14 +135,13 @@ public record DatasetUrl(
             }
             int eq = part.indexOf('=');
             String key = (eq < 0 ? part : part.substring(0, eq)).trim().toLowerCase(Locale.ROOT);
-            String value =
-                    eq < 0 ? "" : URLDecoder.decode(part.substring(eq + 1).trim(), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "" : decode(part.substring(eq + 1).trim(), "value of key '" + key + "'", location);
             if (eq < 0 && Mode.parse(key) != null) {
                 bareFlags.append(bareFlags.length() == 0 ? "" : ",").append(key);
                 continue;
             }
             if (key.isEmpty()) {
-                throw new IllegalArgumentException("empty key in URL fragment of " + location);
+                throw new IllegalArgumentException("empty key in URL fragment of " + Redaction.redact(location));
             }
             params.put(key, value);
         }
@@ -147,6 +150,16 @@ public record DatasetUrl(
             params.put("mode", mode == null || mode.isEmpty() ? bareFlags.toString() : mode + "," + bareFlags);
         }
         return params;
+    }
+
+    /** Percent-decoded text; a bad escape names what held it, not the text (it may be a secret). */
+    private static String decode(String text, String what, String location) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "malformed percent escape in the " + what + " of " + Redaction.redact(location));
+        }
     }
 
     private static Set<Mode> parseModes(String mode, String location) {
@@ -160,8 +173,9 @@ public record DatasetUrl(
             }
             Mode m = Mode.parse(flag);
             if (m == null) {
-                throw new IllegalArgumentException("unknown mode flag '" + flag.trim() + "' in " + location
-                        + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, bytes)");
+                throw new IllegalArgumentException(
+                        "unknown mode flag '" + flag.trim() + "' in " + Redaction.redact(location)
+                                + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, bytes)");
             }
             modes.add(m);
         }
@@ -173,13 +187,15 @@ public record DatasetUrl(
             modes.add(Mode.NCZARR);
         }
         if (modes.contains(Mode.XARRAY) && modes.contains(Mode.NOXARRAY)) {
-            throw new IllegalArgumentException("mode flags xarray and noxarray contradict each other in " + location);
+            throw new IllegalArgumentException(
+                    "mode flags xarray and noxarray contradict each other in " + Redaction.redact(location));
         }
         int stores = (modes.contains(Mode.FILE) ? 1 : 0)
                 + (modes.contains(Mode.ZIP) ? 1 : 0)
                 + (modes.contains(Mode.S3) ? 1 : 0);
         if (stores > 1) {
-            throw new IllegalArgumentException("more than one storage flag (file, zip, s3) in " + location);
+            throw new IllegalArgumentException(
+                    "more than one storage flag (file, zip, s3) in " + Redaction.redact(location));
         }
         return modes;
     }
@@ -234,8 +250,9 @@ public record DatasetUrl(
         return parameters.get(key.toLowerCase(Locale.ROOT));
     }
 
+    /** The location for messages and logs: {@link #original()} without credentials. */
     @Override
     public String toString() {
-        return original;
+        return Redaction.redact(original);
     }
 }

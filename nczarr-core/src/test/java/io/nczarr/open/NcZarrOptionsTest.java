@@ -50,6 +50,28 @@ class NcZarrOptionsTest {
     }
 
     @Test
+    void symlinksOutOfTheDatasetAreRefusedUnlessAllowed() throws NcZarrException {
+        try (NcZarrOptions o = with(Map.of()).build()) {
+            assertFalse(o.allowSymlinksOut());
+            assertFalse(o.storeResources().allowSymlinksOut());
+        }
+        try (NcZarrOptions o =
+                with(Map.of(NcZarrOptions.ALLOW_SYMLINKS_OUT, "TRUE")).build()) {
+            assertTrue(o.allowSymlinksOut());
+            assertTrue(o.storeResources().allowSymlinksOut(), "carried to the stores");
+        }
+        try (NcZarrOptions o = with(Map.of(NcZarrOptions.ALLOW_SYMLINKS_OUT, "true"))
+                .allowSymlinksOut(false)
+                .build()) {
+            assertFalse(o.allowSymlinksOut(), "the builder overrides the property");
+        }
+        NcZarrException e = assertThrows(
+                NcZarrException.class,
+                () -> with(Map.of(NcZarrOptions.ALLOW_SYMLINKS_OUT, "yes")).build());
+        assertTrue(e.getMessage().contains(NcZarrOptions.ALLOW_SYMLINKS_OUT), e.getMessage());
+    }
+
+    @Test
     void badPropertiesNameTheProperty() {
         NcZarrException e = assertThrows(
                 NcZarrException.class,

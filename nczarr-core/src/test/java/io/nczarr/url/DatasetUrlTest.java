@@ -88,4 +88,36 @@ class DatasetUrlTest {
         DatasetUrl u = DatasetUrl.parse("file:///data/with%20space/x.zarr#mode=zarr");
         assertEquals(Paths.get("/data/with space/x.zarr"), u.localPath());
     }
+
+    @Test
+    void toStringHidesCredentialsAndOriginalKeepsThem() {
+        DatasetUrl u = DatasetUrl.parse("http://user:SECRET@host/bucket/ds#mode=zarr,s3");
+        assertEquals("http://host/bucket/ds#mode=zarr,s3", u.toString());
+        assertEquals("http://user:SECRET@host/bucket/ds#mode=zarr,s3", u.original(), "what the user gave");
+        assertEquals(
+                "s3://bucket/ds?token=REDACTED",
+                DatasetUrl.parse("s3://bucket/ds?token=SECRET").toString());
+        assertEquals(
+                "/d/x#mode=zarr,file&aws.secret_access_key=REDACTED",
+                DatasetUrl.parse("/d/x#mode=zarr,file&aws.secret_access_key=SECRET")
+                        .toString());
+    }
+
+    @Test
+    void parseErrorsDoNotQuoteSecrets() {
+        String[] bad = {
+            "ftp://user:SECRET@host/x",
+            "https://host/x?token=SECRET#mode=nczarr,bogus",
+            "https://host/x?X-Amz-Signature=SECRET#mode=zip,s3",
+            "https://host/x?sig=SECRET bad|char",
+            "https://host/x#mode=zarr,s3&aws.secret_access_key=SECRET%zz",
+            "https://u:SECRET@host/x#=v",
+        };
+        for (String loc : bad) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DatasetUrl.parse(loc));
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                assertFalse(String.valueOf(t.getMessage()).contains("SECRET"), t.toString());
+            }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.NcZarrOptions;
@@ -172,17 +173,35 @@ public final class ByteRangeFiles {
             }
             if (e instanceof IOException && String.valueOf(e.getMessage()).contains("not a valid CDM file")) {
                 throw new UnsupportedFeatureException(
-                        location,
+                        Redaction.redact(location),
                         null,
                         null,
                         "file format",
                         "not a netCDF-3 or"
                                 + " netCDF-4/HDF5 file that netCDF-Java can read (mode=bytes opens single netCDF/HDF5 files,"
                                 + " not Zarr stores)",
-                        e);
+                        withRedactedLocation((IOException) e, location));
             }
             throw e;
         }
+    }
+
+    /**
+     * cdm's failure with the location it quotes ("Cant read LOCATION: not a valid CDM file.") redacted, so
+     * that it can be a cause without carrying the URL's secrets; the same failure when it quotes none.
+     */
+    private static IOException withRedactedLocation(IOException e, String location) {
+        String m = e.getMessage();
+        String redacted = Redaction.redact(location);
+        if (m == null || redacted.equals(location) || !m.contains(location)) {
+            return e;
+        }
+        IOException copy = new IOException(m.replace(location, redacted), e.getCause());
+        copy.setStackTrace(e.getStackTrace());
+        for (Throwable s : e.getSuppressed()) {
+            copy.addSuppressed(s);
+        }
+        return copy;
     }
 
     /** The {@code nczarr.bytes.*} system properties; a bad value is an {@link NcZarrException} naming it. */

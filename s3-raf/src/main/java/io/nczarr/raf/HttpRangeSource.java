@@ -1,5 +1,6 @@
 package io.nczarr.raf;
 
+import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -135,7 +136,8 @@ public final class HttpRangeSource implements RangeSource {
             try {
                 uri = new URI(uri.getScheme(), uri.getRawSchemeSpecificPart(), null);
             } catch (URISyntaxException e) {
-                throw new IllegalArgumentException(e.getMessage(), e);
+                // its message (and so the exception as a cause) quotes the whole URL
+                throw new IllegalArgumentException(e.getReason() + ": " + redact(uri));
             }
         }
         return new HttpRangeSource(uri, config, client);
@@ -433,39 +435,8 @@ public final class HttpRangeSource implements RangeSource {
 
     // ---------------------------------------------------------------------------------------------
 
-    /** The URL for messages: no user info, and the values of signature/credential/token query keys hidden. */
+    /** The URL for messages and logs: {@link Redaction#redact(URI)}, the one redaction of the project. */
     static String redact(URI uri) {
-        StringBuilder sb = new StringBuilder();
-        if (uri.getScheme() != null) {
-            sb.append(uri.getScheme()).append("://");
-        }
-        if (uri.getHost() != null) {
-            sb.append(uri.getHost());
-        }
-        if (uri.getPort() >= 0) {
-            sb.append(':').append(uri.getPort());
-        }
-        if (uri.getRawPath() != null) {
-            sb.append(uri.getRawPath());
-        }
-        String q = uri.getRawQuery();
-        if (q != null) {
-            sb.append('?');
-            String[] parts = q.split("&");
-            for (int i = 0; i < parts.length; i++) {
-                String p = parts[i];
-                int eq = p.indexOf('=');
-                String key = eq < 0 ? p : p.substring(0, eq);
-                String k = key.toLowerCase(Locale.ROOT);
-                boolean secret = k.contains("signature")
-                        || k.contains("credential")
-                        || k.contains("token")
-                        || k.equals("sig")
-                        || k.contains("secret")
-                        || k.contains("password");
-                sb.append(i > 0 ? "&" : "").append(secret && eq >= 0 ? key + "=REDACTED" : p);
-            }
-        }
-        return sb.toString();
+        return Redaction.redact(uri);
     }
 }
