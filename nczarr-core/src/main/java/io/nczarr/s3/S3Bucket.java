@@ -501,6 +501,13 @@ public final class S3Bucket implements Closeable {
                     .append(" ms (")
                     .append(limit(d))
                     .append(')');
+        } else if (causedBy(e, SocketTimeoutException.class)) {
+            // the socket time-out (one read) fired before the SDK's (the attempt): the same wait, said the same way
+            m.append(" timed out: no data for ")
+                    .append(settings.tuning().attemptTimeoutMillis())
+                    .append(" ms (")
+                    .append(S3Tuning.ATTEMPT_TIMEOUT_MS)
+                    .append(')');
         } else {
             m.append(" failed: ").append(e.getMessage());
         }
@@ -508,11 +515,21 @@ public final class S3Bucket implements Closeable {
         return new StoreException(null, url(key), m.toString(), isRetryable(e), e);
     }
 
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The setting that gave an attempt its time: its own limit, or what was left of the request's. */
     private String limit(Deadline d) {
-        return d.givenMillis() >= settings.tuning().attemptTimeoutMillis()
-                ? S3Tuning.ATTEMPT_TIMEOUT_MS
-                : S3Tuning.REQUEST_TIMEOUT_MS;
+        S3Tuning t = settings.tuning();
+        return d.givenMillis() < t.attemptTimeoutMillis() || t.attemptTimeoutMillis() == t.requestTimeoutMillis()
+                ? S3Tuning.REQUEST_TIMEOUT_MS
+                : S3Tuning.ATTEMPT_TIMEOUT_MS;
     }
 
     /**
@@ -530,12 +547,7 @@ public final class S3Bucket implements Closeable {
             return true;
         }
         // "Unable to execute HTTP request": the cause says whether the network failed
-        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            if (t instanceof IOException) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(e, IOException.class);
     }
 
     /**
