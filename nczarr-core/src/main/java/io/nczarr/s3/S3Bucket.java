@@ -2,13 +2,15 @@ package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
 import java.io.Closeable;
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
@@ -19,6 +21,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -28,19 +31,31 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Read access to the objects of one bucket through a pooled client, in S3 terms: GET of a
  * whole object or a byte range, LIST of one level. Every request is a single GET or LIST: no
  * HEAD before a GET. A missing object (404 / NoSuchKey) is {@link Optional#empty()}; everything
- * else (403, a missing bucket, 5xx after the client's retries, network errors) is an
- * {@link IOException} naming the object's URL and the active profile/region, never a secret.
+ * else (403, a missing bucket, 5xx, network errors, time-outs) is a {@link StoreException} whose key
+ * is the object's URL, naming the active profile/region, never a secret.
+ *
+ * <p>Each request runs under the bucket's {@link S3Tuning}: attempts up to {@code maxAttempts},
+ * each within {@code attemptTimeoutMs} from sending the request to the body's last byte, all within
+ * {@code requestTimeoutMs}. A failure that may pass (5xx, throttling, a time-out, a connection reset
+ * or closed before the body was complete, a body that disagrees with its headers) is retried after a
+ * backoff; a refusal (403, 400, a missing bucket) never is. A body is only ever returned whole:
+ * its length is checked against {@code Content-Length} and {@code Content-Range}.
  */
 public final class S3Bucket implements Closeable {
+
+    /** Largest Java array: objects longer than this cannot be read whole. */
+    private static final long MAX_ARRAY = Integer.MAX_VALUE - 16;
 
     private final S3Settings settings;
     private final S3ClientPool.Lease lease;
     private final S3Client client;
+    private final S3Retries retries;
 
     private S3Bucket(S3Settings settings, S3ClientPool.Lease lease) {
         this.settings = settings;
         this.lease = lease;
         this.client = lease.client();
+        this.retries = new S3Retries(settings.tuning());
     }
 
     /** Opens the bucket of {@code settings.location()} with a client from {@code pool}. No request is made. */
@@ -64,13 +79,18 @@ public final class S3Bucket implements Closeable {
     /**
      * The whole object.
      *
-     * @param maxBytes refuse (IOException) objects larger than this
+     * @param maxBytes refuse (StoreException, not retryable) objects larger than this
      * @return empty when the object does not exist
      */
     public Optional<byte[]> get(String key, long maxBytes) throws IOException {
-        GetObjectRequest req =
-                GetObjectRequest.builder().bucket(bucket()).key(key).build();
-        return fetch(key, req, maxBytes);
+        if (maxBytes < 1) {
+            throw new IllegalArgumentException("maxBytes must be positive, not " + maxBytes);
+        }
+        try {
+            return Optional.of(retries.run("S3 GET", url(key), d -> getOnce(key, maxBytes, d)));
+        } catch (NoSuchObject e) {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -83,22 +103,17 @@ public final class S3Bucket implements Closeable {
             throw new IllegalArgumentException("negative offset or length");
         }
         // "bytes=o-(o-1)" is not a range: ask for one byte and return none
-        long last = offset + Math.max(1, length) - 1;
-        GetObjectRequest req = GetObjectRequest.builder()
-                .bucket(bucket())
-                .key(key)
-                .range("bytes=" + offset + "-" + last)
-                .build();
-        Optional<byte[]> b;
+        int asked = Math.max(1, length);
+        Ranged r;
         try {
-            b = fetch(key, req, Math.max(1, length));
-        } catch (RangeNotSatisfiable e) {
+            r = retries.run("S3 GET", url(key), d -> rangeOnce(key, offset, asked, null, 0, d));
+        } catch (NoSuchObject e) {
+            return Optional.empty();
+        }
+        if (r.bytes() <= 0 || length == 0) {
             return Optional.of(new byte[0]);
         }
-        if (length == 0 && b.isPresent()) {
-            return Optional.of(new byte[0]);
-        }
-        return b;
+        return Optional.of(r.data());
     }
 
     /**
@@ -109,9 +124,9 @@ public final class S3Bucket implements Closeable {
 
     /**
      * Reads {@code len} bytes at {@code offset} of one object into {@code buf[off..]} with a single
-     * ranged GET ({@code Range: bytes=offset-(offset+len-1)}, inclusive end). The response must
-     * start at {@code offset} and hold exactly the bytes up to {@code min(offset+len, length)}:
-     * anything shorter is an error, never zeros.
+     * ranged GET ({@code Range: bytes=offset-(offset+len-1)}, inclusive end), retried as a whole. The
+     * response must start at {@code offset} and hold exactly the bytes up to {@code min(offset+len,
+     * length)}: anything shorter is an error, never zeros.
      *
      * @return the bytes read ({@code -1} when {@code offset} is at or past the end) and the length
      * @throws java.io.FileNotFoundException when the object does not exist
@@ -120,136 +135,13 @@ public final class S3Bucket implements Closeable {
         if (offset < 0 || len <= 0 || off < 0 || off + len > buf.length) {
             throw new IllegalArgumentException("bad range " + offset + "+" + len);
         }
-        GetObjectRequest req = GetObjectRequest.builder()
-                .bucket(bucket())
-                .key(key)
-                .range("bytes=" + offset + "-" + (offset + len - 1))
-                .build();
-        try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
-            GetObjectResponse r = in.response();
-            long total = -1;
-            long start = offset;
-            String cr = r.contentRange();
-            if (cr != null) {
-                // "bytes a-b/total"
-                java.util.regex.Matcher m = CONTENT_RANGE.matcher(cr.trim());
-                if (!m.matches()) {
-                    throw new StoreException(null, url(key), "unexpected Content-Range '" + cr + "'", false, null);
-                }
-                start = Long.parseLong(m.group(1));
-                total = m.group(3).equals("*") ? -1 : Long.parseLong(m.group(3));
-            } else if (offset != 0) {
-                throw new StoreException(
-                        null, url(key), "the server ignored the byte range (no Content-Range)", false, null);
-            }
-            if (start != offset) {
-                throw new StoreException(
-                        null, url(key), "asked for bytes from " + offset + ", got bytes from " + start, false, null);
-            }
-            long avail = total >= 0 ? Math.min(len, total - offset) : len;
-            Long declared = r.contentLength();
-            if (declared != null && declared > len) {
-                in.abort();
-                throw new StoreException(
-                        null, url(key), declared + " bytes returned for a range of " + len, false, null);
-            }
-            int n = in.readNBytes(buf, off, (int) avail);
-            if (n != avail) {
-                throw new StoreException(
-                        null,
-                        url(key),
-                        "short read at offset " + offset + ": " + n + " of " + avail + " bytes",
-                        true,
-                        null);
-            }
-            return new RangeRead(n, total);
-        } catch (S3Exception e) {
-            if (isMissingObject(e)) {
-                throw new java.io.FileNotFoundException(url(key) + ": no such object [" + settings.describe() + "]");
-            }
-            if (e.statusCode() == 416) {
-                return new RangeRead(-1, -1);
-            }
-            throw error("GET", key, e);
-        } catch (AbortedException e) {
-            throw interrupted(key, e);
-        } catch (SdkException e) {
-            throw error("GET", key, e);
-        } catch (IOException e) {
-            throw bodyFailure(key, e);
-        }
+        Ranged r = retries.run("S3 GET", url(key), d -> rangeOnce(key, offset, len, buf, off, d));
+        return new RangeRead(r.bytes(), r.objectLength());
     }
 
     /** The object's length with one HEAD (used only when a length is needed before any read). */
     public long length(String key) throws IOException {
-        try {
-            Long n = client.headObject(software.amazon.awssdk.services.s3.model.HeadObjectRequest.builder()
-                            .bucket(bucket())
-                            .key(key)
-                            .build())
-                    .contentLength();
-            if (n == null) {
-                throw new StoreException(null, url(key), "HEAD gave no Content-Length", false, null);
-            }
-            return n;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                throw new java.io.FileNotFoundException(url(key) + ": no such object [" + settings.describe() + "]");
-            }
-            throw error("HEAD", key, e);
-        } catch (AbortedException e) {
-            throw interrupted(key, e);
-        } catch (SdkException e) {
-            throw error("HEAD", key, e);
-        }
-    }
-
-    private static final java.util.regex.Pattern CONTENT_RANGE =
-            java.util.regex.Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+|\\*)");
-
-    private Optional<byte[]> fetch(String key, GetObjectRequest req, long maxBytes) throws IOException {
-        try (ResponseInputStream<GetObjectResponse> in = client.getObject(req)) {
-            Long declared = in.response().contentLength();
-            if (declared != null && declared > maxBytes) {
-                in.abort();
-                throw new StoreException(
-                        null,
-                        url(key),
-                        "object is " + declared + " bytes, more than the limit of " + maxBytes
-                                + " bytes for one object",
-                        false,
-                        null);
-            }
-            return Optional.of(readAll(key, in, maxBytes));
-        } catch (S3Exception e) {
-            if (isMissingObject(e)) {
-                return Optional.empty();
-            }
-            if (e.statusCode() == 416) {
-                throw new RangeNotSatisfiable();
-            }
-            throw error("GET", key, e);
-        } catch (AbortedException e) {
-            throw interrupted(key, e);
-        } catch (SdkException e) {
-            throw error("GET", key, e);
-        } catch (IOException e) {
-            throw bodyFailure(key, e);
-        }
-    }
-
-    private byte[] readAll(String key, InputStream in, long maxBytes) throws IOException {
-        int cap = (int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 16);
-        byte[] data = in.readNBytes(cap);
-        if (data.length > maxBytes) {
-            throw new StoreException(
-                    null,
-                    url(key),
-                    "object is more than the limit of " + maxBytes + " bytes for one object",
-                    false,
-                    null);
-        }
-        return data;
+        return retries.run("S3 HEAD", url(key), d -> headOnce(key, d));
     }
 
     /**
@@ -260,40 +152,318 @@ public final class S3Bucket implements Closeable {
     public List<String> list(String prefix) throws IOException {
         TreeSet<String> names = new TreeSet<>();
         String token = null;
+        do {
+            String from = token;
+            ListObjectsV2Response r = retries.run("S3 LIST", url(prefix), d -> listOnce(prefix, from, d));
+            for (S3Object o : r.contents()) {
+                String n = o.key().substring(Math.min(prefix.length(), o.key().length()));
+                if (!n.isEmpty()) {
+                    names.add(n);
+                }
+            }
+            for (CommonPrefix p : r.commonPrefixes()) {
+                String n = p.prefix()
+                        .substring(Math.min(prefix.length(), p.prefix().length()));
+                n = S3Location.trimSlashes(n);
+                if (!n.isEmpty()) {
+                    names.add(n);
+                }
+            }
+            token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+        } while (token != null);
+        return new ArrayList<>(names);
+    }
+
+    // ---- one attempt of each request -------------------------------------------------------------
+
+    /**
+     * One GET of a whole object, as the range {@code bytes=0-maxBytes}: the answer's Content-Range
+     * then states the object's length apart from Content-Length, and an object over the limit is
+     * refused without reading it.
+     */
+    private byte[] getOnce(String key, long maxBytes, Deadline d) throws IOException {
         try {
-            do {
-                ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder()
-                        .bucket(bucket())
-                        .prefix(prefix)
-                        .delimiter("/");
-                if (token != null) {
-                    rb.continuationToken(token);
+            ResponseInputStream<GetObjectResponse> in;
+            try {
+                in = open(key, getRequest(key, "bytes=0-" + Math.min(maxBytes, Long.MAX_VALUE - 1), d));
+            } catch (RangeNotSatisfiable e) {
+                // no byte 0: an empty object (S3 refuses every range of one); ask for the whole of it
+                in = open(key, getRequest(key, null, d));
+            }
+            return readWhole(key, in, maxBytes, d);
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("GET", key, e, d);
+        }
+    }
+
+    private byte[] readWhole(String key, ResponseInputStream<GetObjectResponse> in, long maxBytes, Deadline d)
+            throws IOException {
+        boolean complete = false;
+        try {
+            long length = wholeLength(key, in.response(), maxBytes);
+            byte[] data;
+            if (length >= 0) {
+                data = new byte[(int) length];
+                readBody(key, in, data, 0, data.length, d);
+            } else {
+                data = readToEnd(key, in, Math.min(maxBytes, MAX_ARRAY) + 1, d);
+                if (data.length > maxBytes) {
+                    throw tooLarge(key, "more than " + maxBytes, maxBytes);
                 }
-                ListObjectsV2Response r = client.listObjectsV2(rb.build());
-                for (S3Object o : r.contents()) {
-                    String n =
-                            o.key().substring(Math.min(prefix.length(), o.key().length()));
-                    if (!n.isEmpty()) {
-                        names.add(n);
+            }
+            complete = true;
+            return data;
+        } finally {
+            release(in, complete);
+        }
+    }
+
+    /** The bytes a whole-object answer must hold ({@code -1}: the server did not say); refuses one over the limit. */
+    private long wholeLength(String key, GetObjectResponse r, long maxBytes) throws StoreException {
+        ContentRangeHeader range = contentRange(key, r);
+        long length;
+        if (range != null) {
+            if (range.first() != 0) {
+                throw malformed(key, "asked for bytes from 0, got bytes from " + range.first());
+            }
+            length = range.length();
+            long total = range.total();
+            if (total < 0 ? length > maxBytes : total > maxBytes) {
+                throw tooLarge(key, total < 0 ? "more than " + maxBytes : String.valueOf(total), maxBytes);
+            }
+            if (total >= 0 && length != total) {
+                throw malformed(key, "asked for the whole object, got " + r.contentRange());
+            }
+        } else {
+            // no Content-Range: the whole object (a server without ranges, or the second GET of an empty one)
+            length = r.contentLength() == null ? -1 : r.contentLength();
+            if (length > maxBytes) {
+                throw tooLarge(key, String.valueOf(length), maxBytes);
+            }
+        }
+        if (length > MAX_ARRAY) {
+            throw tooLarge(key, String.valueOf(length), MAX_ARRAY);
+        }
+        checkContentLength(key, r, length);
+        return length;
+    }
+
+    /**
+     * One ranged GET into {@code buf[off..]}, or into a new array of the answer's length when {@code buf} is
+     * {@code null}.
+     */
+    private Ranged rangeOnce(String key, long offset, int len, byte[] buf, int off, Deadline d) throws IOException {
+        try {
+            ResponseInputStream<GetObjectResponse> in;
+            try {
+                in = open(key, getRequest(key, "bytes=" + offset + "-" + (offset + len - 1), d));
+            } catch (RangeNotSatisfiable e) {
+                return new Ranged(-1, -1, null);
+            }
+            boolean complete = false;
+            try {
+                GetObjectResponse r = in.response();
+                ContentRangeHeader range = contentRange(key, r);
+                long length;
+                long total;
+                if (range != null) {
+                    if (range.first() != offset) {
+                        throw malformed(key, "asked for bytes from " + offset + ", got bytes from " + range.first());
                     }
-                }
-                for (CommonPrefix p : r.commonPrefixes()) {
-                    String n = p.prefix()
-                            .substring(Math.min(prefix.length(), p.prefix().length()));
-                    n = S3Location.trimSlashes(n);
-                    if (!n.isEmpty()) {
-                        names.add(n);
+                    length = range.length();
+                    total = range.total();
+                    long expected = total >= 0 ? Math.min(len, total - offset) : len;
+                    if (length > len || (total >= 0 && length != expected)) {
+                        throw malformed(
+                                key, "asked for " + len + " bytes from " + offset + ", got " + r.contentRange());
                     }
+                } else if (offset != 0) {
+                    throw malformed(key, "the server ignored the byte range (no Content-Range)");
+                } else {
+                    // bytes=0-...: a server without ranges sends the whole object
+                    if (r.contentLength() == null || r.contentLength() > len) {
+                        throw malformed(
+                                key,
+                                (r.contentLength() == null ? "an unknown number of" : r.contentLength())
+                                        + " bytes returned for a range of " + len + " (no Content-Range)");
+                    }
+                    length = r.contentLength();
+                    total = length;
                 }
-                token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
-            } while (token != null);
+                checkContentLength(key, r, length);
+                byte[] into = buf != null ? buf : new byte[(int) length];
+                int at = buf != null ? off : 0;
+                readBody(key, in, into, at, (int) length, d);
+                complete = true;
+                return new Ranged(length == 0 ? -1 : (int) length, total, buf != null ? null : into);
+            } finally {
+                release(in, complete);
+            }
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("GET", key, e, d);
+        }
+    }
+
+    /** What {@link #rangeOnce} read; {@code data} only when it made the array. */
+    private record Ranged(int bytes, long objectLength, byte[] data) {}
+
+    private long headOnce(String key, Deadline d) throws IOException {
+        try {
+            Long n = client.headObject(HeadObjectRequest.builder()
+                            .bucket(bucket())
+                            .key(key)
+                            .overrideConfiguration(timeouts(d))
+                            .build())
+                    .contentLength();
+            if (n == null) {
+                throw malformed(key, "HEAD gave no Content-Length");
+            }
+            return n;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new NoSuchObject(url(key) + ": no such object [" + settings.describe() + "]");
+            }
+            throw error("HEAD", key, e, d);
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("HEAD", key, e, d);
+        }
+    }
+
+    private ListObjectsV2Response listOnce(String prefix, String token, Deadline d) throws IOException {
+        ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder()
+                .bucket(bucket())
+                .prefix(prefix)
+                .delimiter("/")
+                .overrideConfiguration(timeouts(d));
+        if (token != null) {
+            rb.continuationToken(token);
+        }
+        try {
+            return client.listObjectsV2(rb.build());
         } catch (AbortedException e) {
             throw interrupted(prefix, e);
         } catch (SdkException e) {
-            throw error("LIST", prefix, e);
+            throw error("LIST", prefix, e, d);
         }
-        return new ArrayList<>(names);
     }
+
+    // ---- requests and bodies ---------------------------------------------------------------------
+
+    private GetObjectRequest getRequest(String key, String range, Deadline d) {
+        GetObjectRequest.Builder b =
+                GetObjectRequest.builder().bucket(bucket()).key(key).overrideConfiguration(timeouts(d));
+        if (range != null) {
+            b.range(range);
+        }
+        return b.build();
+    }
+
+    /** The SDK's own time-outs for one attempt: what is left of its deadline (the SDK makes one attempt). */
+    private static AwsRequestOverrideConfiguration timeouts(Deadline d) {
+        return AwsRequestOverrideConfiguration.builder()
+                .apiCallTimeout(d.remaining())
+                .apiCallAttemptTimeout(d.remaining())
+                .build();
+    }
+
+    /** Sends a GET and returns once the headers are in; a 404 is {@link NoSuchObject}, a 416 {@link RangeNotSatisfiable}. */
+    private ResponseInputStream<GetObjectResponse> open(String key, GetObjectRequest req) throws IOException {
+        try {
+            return client.getObject(req);
+        } catch (S3Exception e) {
+            if (isMissingObject(e)) {
+                throw new NoSuchObject(url(key) + ": no such object [" + settings.describe() + "]");
+            }
+            if (e.statusCode() == 416) {
+                throw new RangeNotSatisfiable();
+            }
+            throw e;
+        }
+    }
+
+    /** The response's Content-Range, {@code null} without one; a malformed one is an error. */
+    private ContentRangeHeader contentRange(String key, GetObjectResponse r) throws StoreException {
+        String header = r.contentRange();
+        ContentRangeHeader range = ContentRangeHeader.parse(header);
+        if (header != null && range == null) {
+            throw malformed(key, "unexpected Content-Range '" + header + "'");
+        }
+        return range;
+    }
+
+    /** A Content-Length other than the bytes the range says: the transfer is broken (retryable). */
+    private void checkContentLength(String key, GetObjectResponse r, long length) throws StoreException {
+        Long declared = r.contentLength();
+        if (declared != null && length >= 0 && declared != length) {
+            throw new StoreException(
+                    null,
+                    url(key),
+                    "S3 GET: Content-Length " + declared + " disagrees with Content-Range '" + r.contentRange() + "' ("
+                            + length + " bytes)",
+                    true,
+                    null);
+        }
+    }
+
+    /** Reads exactly {@code n} bytes of the body by the attempt's deadline. */
+    private void readBody(String key, ResponseInputStream<?> in, byte[] buf, int off, int n, Deadline d)
+            throws IOException {
+        try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
+            int got;
+            try {
+                got = in.readNBytes(buf, off, n);
+            } catch (IOException e) {
+                throw w.fired() ? bodyTimeout(key, d, e) : bodyFailure(key, e);
+            }
+            if (got < n) {
+                throw w.fired()
+                        ? bodyTimeout(key, d, null)
+                        : new StoreException(
+                                null,
+                                url(key),
+                                "S3 GET: the body ended after " + got + " of " + n + " bytes",
+                                true,
+                                null);
+            }
+        }
+    }
+
+    /** Reads the body to its end (a length the server did not state), at most {@code cap} bytes. */
+    private byte[] readToEnd(String key, ResponseInputStream<?> in, long cap, Deadline d) throws IOException {
+        try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
+            byte[] data;
+            try {
+                data = in.readNBytes((int) Math.min(cap, MAX_ARRAY));
+            } catch (IOException e) {
+                throw w.fired() ? bodyTimeout(key, d, e) : bodyFailure(key, e);
+            }
+            if (w.fired()) {
+                // an aborted body of unknown length may look like its end
+                throw bodyTimeout(key, d, null);
+            }
+            return data;
+        }
+    }
+
+    /** Closes a response; one not read to its end is aborted first, so that closing does not drain it. */
+    private static void release(ResponseInputStream<?> in, boolean complete) {
+        try {
+            if (!complete) {
+                in.abort();
+            }
+            in.close();
+        } catch (IOException | RuntimeException e) {
+            // the body was read whole, or its failure is already being reported
+        }
+    }
+
+    // ---- failures ----------------------------------------------------------------------------------
 
     /** 404 for an object; a missing bucket is an error, not a missing object. */
     static boolean isMissingObject(S3Exception e) {
@@ -304,12 +474,12 @@ public final class S3Bucket implements Closeable {
         return !"NoSuchBucket".equals(code);
     }
 
-    private StoreException error(String op, String key, SdkException e) {
-        StringBuilder m = new StringBuilder("S3 ").append(op).append(" failed: ");
+    private StoreException error(String op, String key, SdkException e, Deadline d) {
+        StringBuilder m = new StringBuilder("S3 ").append(op);
         if (e instanceof S3Exception s3) {
             String code =
                     s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
-            m.append("HTTP ").append(s3.statusCode());
+            m.append(" failed: HTTP ").append(s3.statusCode());
             if (code != null) {
                 m.append(' ').append(code);
             }
@@ -325,11 +495,41 @@ public final class S3Bucket implements Closeable {
             if (msg != null && !msg.isBlank()) {
                 m.append(": ").append(msg);
             }
+        } else if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
+            m.append(" timed out: no response within ")
+                    .append(d.givenMillis())
+                    .append(" ms (")
+                    .append(limit(d))
+                    .append(')');
+        } else if (causedBy(e, SocketTimeoutException.class)) {
+            // the socket time-out (one read) fired before the SDK's (the attempt): the same wait, said the same way
+            m.append(" timed out: no data for ")
+                    .append(settings.tuning().attemptTimeoutMillis())
+                    .append(" ms (")
+                    .append(S3Tuning.ATTEMPT_TIMEOUT_MS)
+                    .append(')');
         } else {
-            m.append(e.getMessage());
+            m.append(" failed: ").append(e.getMessage());
         }
         m.append(" [").append(settings.describe()).append(']');
         return new StoreException(null, url(key), m.toString(), isRetryable(e), e);
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The setting that gave an attempt its time: its own limit, or what was left of the request's. */
+    private String limit(Deadline d) {
+        S3Tuning t = settings.tuning();
+        return d.givenMillis() < t.attemptTimeoutMillis() || t.attemptTimeoutMillis() == t.requestTimeoutMillis()
+                ? S3Tuning.REQUEST_TIMEOUT_MS
+                : S3Tuning.ATTEMPT_TIMEOUT_MS;
     }
 
     /**
@@ -347,26 +547,56 @@ public final class S3Bucket implements Closeable {
             return true;
         }
         // "Unable to execute HTTP request": the cause says whether the network failed
-        for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
-            if (t instanceof IOException) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(e, IOException.class);
     }
 
     /**
-     * The response body broke off (reset, closed early, timed out): retryable. The bucket's own refusals
-     * (already {@link StoreException}s), a missing object and an interrupt pass unchanged.
+     * The response body broke off (reset, closed early, a socket read timed out): retryable. An interrupt
+     * passes unchanged: the read was cancelled.
      */
     private IOException bodyFailure(String key, IOException e) {
-        if (e instanceof StoreException
-                || e instanceof java.io.FileNotFoundException
-                || e instanceof InterruptedIOException
-                || e instanceof RangeNotSatisfiable) {
+        if (e instanceof SocketTimeoutException) {
+            return new StoreException(
+                    null,
+                    url(key),
+                    "S3 GET timed out: no data for " + settings.tuning().attemptTimeoutMillis()
+                            + " ms while reading the body (" + S3Tuning.ATTEMPT_TIMEOUT_MS + ")",
+                    true,
+                    e);
+        }
+        if (e instanceof InterruptedIOException && Thread.currentThread().isInterrupted()) {
             return e;
         }
-        return new StoreException(null, url(key), "S3 GET failed while reading the body: " + e, true, e);
+        String m = e.getMessage();
+        return new StoreException(
+                null,
+                url(key),
+                "S3 GET failed while reading the body: " + e.getClass().getSimpleName() + (m == null ? "" : ": " + m),
+                true,
+                e);
+    }
+
+    private StoreException bodyTimeout(String key, Deadline d, IOException cause) {
+        return new StoreException(
+                null,
+                url(key),
+                "S3 GET timed out: the body was not complete within " + d.givenMillis() + " ms (" + limit(d) + ")",
+                true,
+                cause);
+    }
+
+    /** A response that does not answer the request: asking again will not help. */
+    private StoreException malformed(String key, String detail) {
+        return new StoreException(null, url(key), "S3 GET: " + detail, false, null);
+    }
+
+    private StoreException tooLarge(String key, String size, long maxBytes) {
+        return new StoreException(
+                null,
+                url(key),
+                "object is " + size + " bytes, more than the limit of " + maxBytes + " bytes for one object",
+                false,
+                null);
     }
 
     private InterruptedIOException interrupted(String key, Exception e) {
@@ -384,6 +614,15 @@ public final class S3Bucket implements Closeable {
     @Override
     public String toString() {
         return "S3Bucket[" + settings.location().url("") + "]";
+    }
+
+    /** HTTP 404 for an object: {@link #get} and {@link #getRange} make it an empty Optional. */
+    private static final class NoSuchObject extends FileNotFoundException {
+        private static final long serialVersionUID = 1L;
+
+        NoSuchObject(String message) {
+            super(message);
+        }
     }
 
     /** HTTP 416: a range starting at or after the end of the object. */

@@ -8,28 +8,31 @@ import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.profiles.ProfileFile;
 import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 
 /**
  * Builds the SDK client for a {@link S3ClientSpec}: the synchronous Apache 5 HTTP client (no
  * clash with cdm's httpclient 4.2), explicit region and credentials (so the SDK never probes
- * instance metadata or reads profile files on its own), the standard retry strategy (5xx,
- * throttling, connection resets; exponential backoff with jitter, bounded attempts).
+ * instance metadata or reads profile files on its own), the spec's time-outs (per attempt, per
+ * call, and per socket read), and no retries of its own: {@link S3Bucket} retries, because only
+ * it sees a body that breaks off after the call returned, and one loop keeps one attempt budget.
  */
 public final class S3ClientFactory {
     private S3ClientFactory() {}
 
-    static final Duration MAX_BACKOFF = Duration.ofSeconds(20);
+    /** Connecting takes a round trip or two; waiting longer only delays the retry. */
+    static final Duration MAX_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     public static S3Client create(S3ClientSpec spec) {
-        Duration base = Duration.ofMillis(Math.max(1, spec.retryBaseDelayMillis()));
+        Duration attempt = Duration.ofMillis(spec.attemptTimeoutMillis());
+        Duration call = Duration.ofMillis(spec.requestTimeoutMillis());
         S3ClientBuilder b = S3Client.builder()
                 .httpClientBuilder(Apache5HttpClient.builder()
                         .maxConnections(spec.maxConnections())
-                        .connectionTimeout(Duration.ofSeconds(10))
-                        .socketTimeout(Duration.ofSeconds(60)))
+                        .connectionTimeout(min(attempt, MAX_CONNECT_TIMEOUT))
+                        // no single read blocks longer than an attempt may last
+                        .socketTimeout(attempt))
                 .region(Region.of(spec.region()))
                 .credentialsProvider(spec.credentials().provider())
                 .forcePathStyle(spec.pathStyle())
@@ -39,14 +42,10 @@ public final class S3ClientFactory {
                         // settings come from S3Settings only, not from whatever ~/.aws/config holds
                         .defaultProfileFile(emptyProfileFile())
                         .defaultProfileName(S3Settings.DEFAULT_PROFILE)
-                        .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                                .maxAttempts(spec.maxAttempts())
-                                .backoffStrategy(BackoffStrategy.exponentialDelay(base, MAX_BACKOFF))
-                                .throttlingBackoffStrategy(
-                                        BackoffStrategy.exponentialDelay(base.multipliedBy(5), MAX_BACKOFF))
-                                // a long parallel read must not stop retrying after a burst of errors
-                                .circuitBreakerEnabled(false)
-                                .build()));
+                        // S3Bucket narrows both per request to what is left of its deadline
+                        .apiCallAttemptTimeout(attempt)
+                        .apiCallTimeout(call)
+                        .retryStrategy(AwsRetryStrategy.doNotRetry()));
         if (spec.endpoint() != null) {
             b.endpointOverride(spec.endpoint());
         } else {
@@ -54,6 +53,10 @@ public final class S3ClientFactory {
             b.crossRegionAccessEnabled(true);
         }
         return b.build();
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private static ProfileFile emptyProfileFile() {

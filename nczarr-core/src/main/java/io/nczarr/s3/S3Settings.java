@@ -25,7 +25,7 @@ import java.util.Map;
  * @param region the signing region
  * @param regionSource where the region came from (for messages)
  * @param credentials how to sign
- * @param tuning request concurrency and retries
+ * @param tuning request concurrency, retries and deadlines
  */
 public record S3Settings(
         S3Location location,
@@ -152,8 +152,8 @@ public record S3Settings(
                 location.pathStyle(),
                 credentials,
                 tuning.maxConnections(),
-                tuning.maxAttempts(),
-                tuning.retryBaseDelayMillis());
+                tuning.attemptTimeoutMillis(),
+                tuning.requestTimeoutMillis());
     }
 
     /** For messages: profile, region and its source, how requests are signed. Never a secret. */

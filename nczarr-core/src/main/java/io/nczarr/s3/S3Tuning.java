@@ -1,27 +1,51 @@
 package io.nczarr.s3;
 
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * How hard to drive S3: requests in flight per read, connections per client, retries. Each is
- * a URL fragment key or a system property of the same name (the fragment wins):
- * {@code nczarr.s3.concurrency} (default 16), {@code nczarr.s3.maxConnections} (default 64, at
- * least the concurrency), {@code nczarr.s3.maxAttempts} (attempts per request including the
- * first, default 4), {@code nczarr.s3.retryBaseDelayMs} (first backoff, doubling with jitter up
- * to 20 s, default 100).
+ * How hard to drive S3 and how long to wait for it. Each setting is a URL fragment key or a system
+ * property of the same name (the fragment wins):
+ *
+ * <ul>
+ *   <li>{@code nczarr.s3.concurrency}: requests in flight per read (default 16);
+ *   <li>{@code nczarr.s3.maxConnections}: connections per client (default 64, at least the concurrency);
+ *   <li>{@code nczarr.s3.maxAttempts}: attempts per request including the first (default 4);
+ *   <li>{@code nczarr.s3.retryBaseDelayMs}: first backoff, doubling with jitter up to 20 s, five times
+ *       longer when throttled (default 100);
+ *   <li>{@code nczarr.s3.attemptTimeoutMs}: one attempt, from sending the request to the last byte of
+ *       the response body; also the longest a single socket read may block (default 30 000);
+ *   <li>{@code nczarr.s3.requestTimeoutMs}: the whole request, every attempt and backoff included
+ *       (default 120 000); no attempt outlives it.
+ * </ul>
+ *
+ * @param attemptTimeoutMillis never more than {@code requestTimeoutMillis}
  */
-public record S3Tuning(int concurrency, int maxConnections, int maxAttempts, long retryBaseDelayMillis) {
+public record S3Tuning(
+        int concurrency,
+        int maxConnections,
+        int maxAttempts,
+        long retryBaseDelayMillis,
+        long attemptTimeoutMillis,
+        long requestTimeoutMillis) {
 
     public static final String CONCURRENCY = "nczarr.s3.concurrency";
     public static final String MAX_CONNECTIONS = "nczarr.s3.maxConnections";
     public static final String MAX_ATTEMPTS = "nczarr.s3.maxAttempts";
     public static final String RETRY_BASE_DELAY_MS = "nczarr.s3.retryBaseDelayMs";
+    public static final String ATTEMPT_TIMEOUT_MS = "nczarr.s3.attemptTimeoutMs";
+    public static final String REQUEST_TIMEOUT_MS = "nczarr.s3.requestTimeoutMs";
 
     public static final int DEFAULT_CONCURRENCY = 16;
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     public static final int DEFAULT_MAX_ATTEMPTS = 4;
     public static final long DEFAULT_RETRY_BASE_DELAY_MS = 100;
+    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+    public static final long DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
+    /** A day: longer deadlines are mistakes, and nanosecond arithmetic stays far from overflow. */
+    private static final long MAX_TIMEOUT_MS = 86_400_000;
 
     public S3Tuning {
         if (concurrency < 1 || concurrency > 1024) {
@@ -33,12 +57,26 @@ public record S3Tuning(int concurrency, int maxConnections, int maxAttempts, lon
         if (retryBaseDelayMillis < 0) {
             throw new IllegalArgumentException(RETRY_BASE_DELAY_MS + " must not be negative");
         }
+        checkTimeout(ATTEMPT_TIMEOUT_MS, attemptTimeoutMillis);
+        checkTimeout(REQUEST_TIMEOUT_MS, requestTimeoutMillis);
         maxConnections = Math.max(maxConnections, concurrency);
+        attemptTimeoutMillis = Math.min(attemptTimeoutMillis, requestTimeoutMillis);
+    }
+
+    private static void checkTimeout(String key, long ms) {
+        if (ms < 1 || ms > MAX_TIMEOUT_MS) {
+            throw new IllegalArgumentException(key + " must be 1.." + MAX_TIMEOUT_MS + " ms, not " + ms);
+        }
     }
 
     public static S3Tuning defaults() {
         return new S3Tuning(
-                DEFAULT_CONCURRENCY, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_ATTEMPTS, DEFAULT_RETRY_BASE_DELAY_MS);
+                DEFAULT_CONCURRENCY,
+                DEFAULT_MAX_CONNECTIONS,
+                DEFAULT_MAX_ATTEMPTS,
+                DEFAULT_RETRY_BASE_DELAY_MS,
+                DEFAULT_ATTEMPT_TIMEOUT_MS,
+                DEFAULT_REQUEST_TIMEOUT_MS);
     }
 
     /** From URL fragment keys (lower case) and system properties. */
@@ -47,7 +85,19 @@ public record S3Tuning(int concurrency, int maxConnections, int maxAttempts, lon
                 (int) number(CONCURRENCY, fragment, env, DEFAULT_CONCURRENCY),
                 (int) number(MAX_CONNECTIONS, fragment, env, DEFAULT_MAX_CONNECTIONS),
                 (int) number(MAX_ATTEMPTS, fragment, env, DEFAULT_MAX_ATTEMPTS),
-                number(RETRY_BASE_DELAY_MS, fragment, env, DEFAULT_RETRY_BASE_DELAY_MS));
+                number(RETRY_BASE_DELAY_MS, fragment, env, DEFAULT_RETRY_BASE_DELAY_MS),
+                number(ATTEMPT_TIMEOUT_MS, fragment, env, DEFAULT_ATTEMPT_TIMEOUT_MS),
+                number(REQUEST_TIMEOUT_MS, fragment, env, DEFAULT_REQUEST_TIMEOUT_MS));
+    }
+
+    /** {@link #attemptTimeoutMillis()} as a duration. */
+    public Duration attemptTimeout() {
+        return Duration.ofMillis(attemptTimeoutMillis);
+    }
+
+    /** {@link #requestTimeoutMillis()} as a duration. */
+    public Duration requestTimeout() {
+        return Duration.ofMillis(requestTimeoutMillis);
     }
 
     private static long number(String key, Map<String, String> fragment, AwsEnvironment env, long dflt) {

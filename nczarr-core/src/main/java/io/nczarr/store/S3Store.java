@@ -19,7 +19,9 @@ import java.util.Optional;
  *
  * <p>Failures are {@link StoreException}s naming the dataset URL (never a credential) and the
  * key; server errors (5xx, 429, 408), timeouts and broken connections are retryable, refusals
- * (403, a missing bucket) and oversized objects are not.
+ * (403, a missing bucket) and oversized objects are not. They come after the bucket's own retries,
+ * within {@code nczarr.s3.maxAttempts} and the deadlines of {@link io.nczarr.s3.S3Tuning}, so a
+ * caller that retries a retryable one starts a new round of attempts.
  */
 public final class S3Store implements Store {
 

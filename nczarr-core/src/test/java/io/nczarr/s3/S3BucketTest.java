@@ -43,6 +43,7 @@ class S3BucketTest {
         server.put("bucket", "ds/v/1", new byte[] {9});
         server.put("bucket", "ds/g/w/0.0", new byte[] {1});
         server.put("bucket", "other/x", new byte[] {1});
+        server.put("bucket", "other/empty", new byte[0]);
         proxy = CountingProxy.start(server.endpoint());
         anonProxy = CountingProxy.start(server.anonymousEndpoint());
     }
@@ -236,5 +237,91 @@ class S3BucketTest {
         assertEquals(0, pool.users(spec));
         assertEquals(1, pool.openClients());
         other.close();
+    }
+
+    /** The fault on the first request of each path, then the server's answers. */
+    static CountingProxy.FaultRule once(CountingProxy.Fault f) {
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        return r -> seen.computeIfAbsent(r.path(), k -> new AtomicInteger()).incrementAndGet() == 1 ? f : null;
+    }
+
+    static final List<CountingProxy.Fault> BROKEN_BODIES = List.of(
+            CountingProxy.Fault.resetAfter(2),
+            CountingProxy.Fault.truncateAfter(3),
+            CountingProxy.Fault.lengthDelta(-2),
+            CountingProxy.Fault.lengthDelta(3),
+            CountingProxy.Fault.drip(java.time.Duration.ofMillis(400)));
+
+    static S3Bucket openWithDeadlines(S3ClientPool pool) {
+        return S3Bucket.open(
+                settings(
+                        proxy.endpoint(),
+                        KEY_ID,
+                        SECRET,
+                        Map.of("nczarr.s3.attempttimeoutms", "700", "nczarr.s3.requesttimeoutms", "2000")),
+                pool);
+    }
+
+    @Test
+    void brokenBodiesOfWholeAndRangedGetsAreRetried() throws IOException {
+        S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
+        try (S3Bucket b = openWithDeadlines(pool)) {
+            for (CountingProxy.Fault f : BROKEN_BODIES) {
+                proxy.reset();
+                proxy.faults(once(f));
+                assertArrayEquals(
+                        new byte[] {1, 2, 3, 4, 5, 6, 7, 8},
+                        b.get("ds/v/0", 100).orElseThrow(),
+                        f.toString());
+                assertEquals(2, proxy.counts().get(), f.toString());
+
+                proxy.reset();
+                proxy.faults(once(f));
+                byte[] buf = new byte[5];
+                S3Bucket.RangeRead r = b.readRange("ds/v/0", 2, buf, 0, 5);
+                assertEquals(new S3Bucket.RangeRead(5, 8), r, f.toString());
+                assertArrayEquals(new byte[] {3, 4, 5, 6, 7}, buf, f.toString());
+                assertEquals(2, proxy.counts().get(), f.toString());
+
+                proxy.reset();
+                proxy.faults(once(f));
+                assertArrayEquals(new byte[] {7, 8}, b.getRange("ds/v/0", 6, 10).orElseThrow(), f.toString());
+            }
+        }
+    }
+
+    @Test
+    void aBodyThatNeverCompletesIsAnErrorWithinTheDeadline() {
+        proxy.faults(r -> CountingProxy.Fault.drip(java.time.Duration.ofMillis(300)));
+        try (S3Bucket b = openWithDeadlines(new S3ClientPool(S3ClientFactory::create))) {
+            long t0 = System.nanoTime();
+            io.nczarr.error.StoreException e =
+                    assertThrows(io.nczarr.error.StoreException.class, () -> b.get("ds/v/0", 100));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(ms >= 1900 && ms < 3000, ms + " ms");
+            assertTrue(e.isRetryable());
+            assertTrue(e.getMessage().contains(proxy.endpoint() + "/bucket/ds/v/0"), e.getMessage());
+            assertTrue(e.getMessage().contains("timed out"), e.getMessage());
+            assertFalse(e.getMessage().contains(SECRET), e.getMessage());
+        }
+    }
+
+    @Test
+    void listAndHeadAreRetriedToo() throws IOException {
+        proxy.faults(once(CountingProxy.Fault.RESET));
+        try (S3Bucket b = open(new S3ClientPool(S3ClientFactory::create))) {
+            assertEquals(List.of(".zarray", "0", "1"), b.list("ds/v/"));
+            assertEquals(2, proxy.counts().list());
+            assertEquals(8, b.length("ds/v/0"));
+            assertEquals(2, proxy.counts().head());
+        }
+    }
+
+    @Test
+    void anEmptyObjectIsReadWhole() throws IOException {
+        try (S3Bucket b = open(new S3ClientPool(S3ClientFactory::create))) {
+            assertArrayEquals(new byte[0], b.get("other/empty", 100).orElseThrow());
+            assertArrayEquals(new byte[0], b.getRange("other/empty", 0, 4).orElseThrow());
+        }
     }
 }

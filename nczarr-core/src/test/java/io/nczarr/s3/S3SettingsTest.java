@@ -264,4 +264,26 @@ class S3SettingsTest {
         assertThrows(
                 IllegalArgumentException.class, () -> resolve("s3://bucket/k", Map.of("nczarr.s3.concurrency", "x")));
     }
+
+    @Test
+    void deadlinesFromFragmentAndProperties() throws IOException {
+        S3Tuning dflt = resolve("s3://bucket/k", Map.of()).tuning();
+        assertEquals(30_000, dflt.attemptTimeoutMillis());
+        assertEquals(120_000, dflt.requestTimeoutMillis());
+        props.put(S3Tuning.REQUEST_TIMEOUT_MS, "60000");
+        S3Tuning t = resolve("s3://bucket/k", Map.of("nczarr.s3.attempttimeoutms", "500"))
+                .tuning();
+        assertEquals(500, t.attemptTimeoutMillis());
+        assertEquals(60_000, t.requestTimeoutMillis());
+        // an attempt never outlives its request
+        S3Settings s = resolve("s3://bucket/k", Map.of("nczarr.s3.requesttimeoutms", "2000"));
+        assertEquals(2000, s.tuning().attemptTimeoutMillis());
+        assertEquals(2000, s.clientSpec().attemptTimeoutMillis(), "the socket and SDK time-outs follow");
+        for (String bad : new String[] {"0", "-1", "x", "86400001"}) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
+                    () -> resolve("s3://bucket/k", Map.of("nczarr.s3.attempttimeoutms", bad)));
+            assertTrue(e.getMessage().contains(S3Tuning.ATTEMPT_TIMEOUT_MS), e.getMessage());
+        }
+    }
 }

@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * A loopback HTTP/1.1 relay in front of an S3 server that sees every request as the server
  * does: it counts requests by kind (object GET, LIST, HEAD, other) and response bytes, can add
  * a fixed latency per request (a stand-in for a network round trip), and can answer chosen
- * requests itself with an error status or a connection reset (fault injection). Requests and
+ * requests itself with an error status or a connection reset, or relay the server's answer
+ * wrongly: late, dripped, cut short, or under a wrong Content-Length (fault injection, see
+ * {@link Fault}). Requests and
  * responses are relayed byte for byte, so signatures (which cover the Host header) stay valid.
  * For tests and benchmarks only; bodies are framed by Content-Length or chunked encoding, and
  * {@code Expect: 100-continue} is not supported (upload through the server, not the relay).
@@ -52,13 +54,72 @@ public final class CountingProxy implements Closeable {
         }
     }
 
-    /** How to answer a request instead of relaying it. */
-    public record Fault(int status, String code) {
+    /**
+     * How to answer a request instead of relaying it faithfully: with an error status or a reset of its
+     * own (the server never sees the request), or by relaying the server's answer to a GET wrongly:
+     * headers late, body dripped, cut by a reset or a close, or under a wrong {@code Content-Length}.
+     * Answers other than a 2xx with a {@code Content-Length} body are relayed as they are.
+     *
+     * @param kind what goes wrong
+     * @param status the status of {@link Kind#STATUS}
+     * @param code the S3 error code of {@link Kind#STATUS}
+     * @param bytes body bytes sent before a cut, or what {@link Kind#LENGTH_DELTA} adds to Content-Length
+     * @param pause the delay of {@link Kind#DELAY_HEADERS}, or between the bytes of {@link Kind#DRIP}
+     */
+    public record Fault(Kind kind, int status, String code, long bytes, Duration pause) {
+        /** What goes wrong. */
+        public enum Kind {
+            /** An error status with an S3 error body, from the relay. */
+            STATUS,
+            /** The connection is reset before any answer. */
+            RESET,
+            /** The server's answer, held back for {@code pause} before its headers. */
+            DELAY_HEADERS,
+            /** The server's answer, its body one byte every {@code pause}. */
+            DRIP,
+            /** The headers and the first {@code bytes} body bytes, then a reset. */
+            RESET_BODY,
+            /** The headers (with the true Content-Length) and the first {@code bytes} body bytes, then a close. */
+            TRUNCATE_BODY,
+            /** The whole body under a Content-Length off by {@code bytes}, then a close. */
+            LENGTH_DELTA
+        }
+
         /** Close the connection without an answer (with a TCP reset). */
-        public static final Fault RESET = new Fault(0, "reset");
+        public static final Fault RESET = new Fault(Kind.RESET, 0, "reset", 0, Duration.ZERO);
+
+        /** A status fault ({@code status} 0: {@link #RESET}), as before the other kinds existed. */
+        public Fault(int status, String code) {
+            this(status == 0 ? Kind.RESET : Kind.STATUS, status, code, 0, Duration.ZERO);
+        }
 
         public static Fault status(int status, String code) {
             return new Fault(status, code);
+        }
+
+        public static Fault delayHeaders(Duration pause) {
+            return new Fault(Kind.DELAY_HEADERS, 0, "delay", 0, pause);
+        }
+
+        public static Fault drip(Duration perByte) {
+            return new Fault(Kind.DRIP, 0, "drip", 0, perByte);
+        }
+
+        public static Fault resetAfter(long bytes) {
+            return new Fault(Kind.RESET_BODY, 0, "reset-body", bytes, Duration.ZERO);
+        }
+
+        public static Fault truncateAfter(long bytes) {
+            return new Fault(Kind.TRUNCATE_BODY, 0, "truncate", bytes, Duration.ZERO);
+        }
+
+        public static Fault lengthDelta(long delta) {
+            return new Fault(Kind.LENGTH_DELTA, 0, "length", delta, Duration.ZERO);
+        }
+
+        /** Answered by the relay alone; the server never sees the request. */
+        boolean answersItself() {
+            return kind == Kind.STATUS || kind == Kind.RESET;
         }
     }
 
@@ -232,9 +293,9 @@ public final class CountingProxy implements Closeable {
         }
         FaultRule rule = faults;
         Fault f = rule == null ? null : rule.apply(r);
-        if (f != null) {
+        if (f != null && f.answersItself()) {
             relayBody(h, cin, OutputStream.nullOutputStream());
-            if (f.status() == 0) {
+            if (f.kind() == Fault.Kind.RESET) {
                 client.setSoLinger(true, 0);
                 return false;
             }
@@ -252,17 +313,28 @@ public final class CountingProxy implements Closeable {
         relayBody(h, cin, bout);
         bout.flush();
         Head resp;
+        byte[] respHead;
         do {
-            byte[] respHead = readHead(bin);
+            respHead = readHead(bin);
             if (respHead == null) {
                 return false;
             }
             resp = Head.parse(respHead);
-            cout.write(respHead);
+            if (resp.status() / 100 == 1) {
+                cout.write(respHead);
+            }
         } while (resp.status() / 100 == 1);
         int status = resp.status();
+        boolean hasBody = !(r.method().equals("HEAD") || status == 204 || status == 304);
+        if (f != null && hasBody && status / 100 == 2 && resp.contentLength() >= 0 && !resp.chunked()) {
+            byte[] body = bin.readNBytes((int) resp.contentLength());
+            bytes.addAndGet(body.length);
+            Faults.answer(f, respHead, body, client);
+            return false;
+        }
+        cout.write(respHead);
         long n;
-        if (r.method().equals("HEAD") || status == 204 || status == 304) {
+        if (!hasBody) {
             n = 0;
         } else if (resp.contentLength() >= 0 || resp.chunked()) {
             n = relayBody(resp, bin, cout);
