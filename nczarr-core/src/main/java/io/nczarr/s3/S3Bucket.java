@@ -212,13 +212,7 @@ public final class S3Bucket implements Closeable {
             Long declared = in.response().contentLength();
             if (declared != null && declared > maxBytes) {
                 in.abort();
-                throw new StoreException(
-                        null,
-                        url(key),
-                        "object is " + declared + " bytes, more than the limit of " + maxBytes
-                                + " bytes for one object",
-                        false,
-                        null);
+                throw new ObjectTooLarge(url(key), declared, maxBytes);
             }
             return Optional.of(readAll(key, in, maxBytes));
         } catch (S3Exception e) {
@@ -242,12 +236,7 @@ public final class S3Bucket implements Closeable {
         int cap = (int) Math.min(maxBytes + 1, Integer.MAX_VALUE - 16);
         byte[] data = in.readNBytes(cap);
         if (data.length > maxBytes) {
-            throw new StoreException(
-                    null,
-                    url(key),
-                    "object is more than the limit of " + maxBytes + " bytes for one object",
-                    false,
-                    null);
+            throw new ObjectTooLarge(url(key), -1, maxBytes);
         }
         return data;
     }
@@ -389,5 +378,32 @@ public final class S3Bucket implements Closeable {
     /** HTTP 416: a range starting at or after the end of the object. */
     private static final class RangeNotSatisfiable extends IOException {
         private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * An object larger than the {@code maxBytes} of {@link #get}: refused from its {@code Content-Length}
+     * before the body is read, or after reading {@code maxBytes + 1} bytes when the length was not given.
+     * Its own type so that a store can report the limit the way it reports all its limits.
+     */
+    public static final class ObjectTooLarge extends StoreException {
+        private static final long serialVersionUID = 1L;
+
+        private final long size;
+
+        ObjectTooLarge(String url, long size, long maxBytes) {
+            super(
+                    null,
+                    url,
+                    "object is " + (size < 0 ? "" : size + " bytes, ") + "more than the limit of " + maxBytes
+                            + " bytes for one object",
+                    false,
+                    null);
+            this.size = size;
+        }
+
+        /** The object's size, or {@code -1} when only known to be more than the limit. */
+        public long size() {
+            return size;
+        }
     }
 }

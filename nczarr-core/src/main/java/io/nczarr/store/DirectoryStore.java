@@ -25,10 +25,11 @@ import java.util.stream.Stream;
 public final class DirectoryStore implements Store {
 
     private final Path root;
-    private final long maxObjectBytes;
+    private final ByteLimit objectLimit;
 
+    /** A store whose whole-object reads are bounded by the default object limit for this heap. */
     public DirectoryStore(Path root) throws IOException {
-        this(root, StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+        this(root, MemoryLimits.defaults().maxObjectBytes());
     }
 
     /** @throws StoreException when {@code root} is not a readable directory */
@@ -41,7 +42,7 @@ public final class DirectoryStore implements Store {
         } catch (IOException e) {
             throw LocalFailures.of(root.toString(), null, "cannot resolve the directory", e);
         }
-        this.maxObjectBytes = maxObjectBytes;
+        this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
     }
 
     public Path root() {
@@ -60,13 +61,20 @@ public final class DirectoryStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
+        return get(key, objectLimit);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
         Path p = resolve(key);
         if (!Files.isRegularFile(p)) {
             return Optional.empty();
         }
-        try {
-            StoreLimits.checkObjectSize(location(), key, Files.size(p), maxObjectBytes);
-            return Optional.of(Files.readAllBytes(p));
+        // the size is checked on the open file, and no more than that size is read even if it grows
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+            long size = ch.size();
+            limit.checkArray(location(), key, null, "file", size);
+            return Optional.of(read(ch, 0, (int) size));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {

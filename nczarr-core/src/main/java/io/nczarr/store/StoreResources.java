@@ -6,15 +6,31 @@ import java.util.Objects;
 
 /**
  * What opening a store needs from outside: the pool S3 stores lease their client from, the environment
- * (system properties, environment variables) AWS settings are read from, and the largest object read
- * whole. The caller owns them; a store only leases.
+ * (system properties, environment variables) AWS settings are read from, and the memory limits (a store
+ * bounds every whole-object read by {@link MemoryLimits#object()}). The caller owns them; a store only
+ * leases.
  */
-public record StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
+public record StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, MemoryLimits limits) {
     public StoreResources {
         Objects.requireNonNull(s3Clients, "s3Clients");
         Objects.requireNonNull(environment, "environment");
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    /** The default limits for this heap, with the object limit set to {@code maxObjectBytes}. */
+    public StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
+        this(s3Clients, environment, objectLimit(maxObjectBytes));
+    }
+
+    private static MemoryLimits objectLimit(long maxObjectBytes) {
         if (maxObjectBytes < 1) {
             throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
         }
+        return MemoryLimits.defaults().withMaxObjectBytes(Math.min(maxObjectBytes, MemoryLimits.MAX_ARRAY_BYTES));
+    }
+
+    /** The largest object read whole. */
+    public long maxObjectBytes() {
+        return limits.maxObjectBytes();
     }
 }
