@@ -19,8 +19,8 @@ public interface Store extends Closeable {
     String location();
 
     /**
-     * The whole object, or empty when there is none. Bounded by the store's object limit ({@link
-     * MemoryLimits#object()} of the resources it was opened with).
+     * The whole object, or empty when there is none. Stores that read files or the network bound it by
+     * their object limit ({@link MemoryLimits#object()} of the resources they were opened with).
      *
      * @throws io.nczarr.error.LimitExceededException when the object is larger than that
      */
