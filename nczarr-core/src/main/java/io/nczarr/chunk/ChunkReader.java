@@ -6,12 +6,15 @@ import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.error.ChunkException;
+import io.nczarr.error.CodecException;
+import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
+import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -32,12 +35,24 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Failures are {@link NcZarrException}s naming the dataset, the chunk key and the variable: a
  * {@link ChunkException} for a chunk of the wrong size, the codec's own exception type for a
- * decode failure, the store's {@code StoreException} for a failed fetch.
+ * decode failure, the store's {@code StoreException} for a failed fetch, a {@link
+ * LimitExceededException} for a read or a chunk larger than the {@link MemoryLimits} allow (checked
+ * before the memory is allocated).
  */
 public final class ChunkReader {
 
-    /** Bound on a decoded vlen-string chunk (its size is not known from the metadata). */
-    static final int MAX_VLEN_CHUNK_BYTES = 256 << 20;
+    /**
+     * What one string element is taken to cost in memory besides its characters: the reference in the
+     * array, the String object and its empty value array, rounded up. Strings are counted with it
+     * against the limits before they exist.
+     */
+    static final int STRING_OBJECT_BYTES = 48;
+
+    /**
+     * What a read keeps per chunk it touches while it runs (the chunk's plan, its task, its future),
+     * rounded up: a section of a million tiny chunks needs memory for its plan before any data.
+     */
+    static final int PLAN_BYTES_PER_CHUNK = 256;
 
     private final Store store;
     private final VarModel var;
@@ -46,14 +61,27 @@ public final class ChunkReader {
     private final int[] chunkShape;
     private final long[] arrayShape;
     private final int chunkElements;
+    private final MemoryLimits limits;
     private volatile CodecPipeline pipeline;
     private volatile ReadProgress progress;
 
     /**
+     * A reader within the default limits for this heap ({@link MemoryLimits#defaults()}).
+     *
      * @param executor runs chunk fetch+decode tasks in parallel; {@code null} = the calling thread only
      */
     public ChunkReader(Store store, VarModel var, CodecRegistry codecs, ExecutorService executor) {
+        this(store, var, codecs, executor, MemoryLimits.defaults());
+    }
+
+    /**
+     * @param executor runs chunk fetch+decode tasks in parallel; {@code null} = the calling thread only
+     * @param limits bound the result of a read ({@link MemoryLimits#read()}) and each decoded chunk
+     *     ({@link MemoryLimits#chunk()}); stored chunks are bounded by the store's own object limit
+     */
+    public ChunkReader(Store store, VarModel var, CodecRegistry codecs, ExecutorService executor, MemoryLimits limits) {
         this.store = store;
+        this.limits = limits;
         this.var = var;
         this.codecs = codecs;
         this.executor = executor;
@@ -98,7 +126,11 @@ public final class ChunkReader {
         }
     }
 
-    /** Reads the whole variable. */
+    /**
+     * Reads the whole variable.
+     *
+     * @throws LimitExceededException when the result would be larger than {@link MemoryLimits#read()}
+     */
     public Object readAll() throws IOException {
         int rank = var.shape().length;
         long[] origin = new long[rank];
@@ -119,6 +151,9 @@ public final class ChunkReader {
      *
      * @return {@code byte[]} (byte, ubyte, char), {@code short[]}, {@code int[]}, {@code long[]},
      *     {@code float[]}, {@code double[]} or {@code String[]}
+     * @throws LimitExceededException when the result (with the read's per-chunk bookkeeping) would be
+     *     larger than {@link MemoryLimits#read()}, or a chunk decodes to more than {@link
+     *     MemoryLimits#chunk()}
      */
     public Object read(long[] origin, int[] count, int[] stride) throws IOException {
         if (var.isScalar()) {
@@ -126,15 +161,18 @@ public final class ChunkReader {
             count = new int[] {1};
             stride = new int[] {1};
         }
-        SectionPlan plan;
+        SectionPlan.Extent extent;
         try {
-            plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
+            extent = SectionPlan.measure(arrayShape, chunkShape, origin, count, stride);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " of " + var.name(), e);
         }
-        if (plan.elementCount() > Integer.MAX_VALUE - 8) {
+        // before the plan and the result exist: both grow with the section
+        checkReadBudget(extent);
+        if (extent.elements() > Integer.MAX_VALUE - 8) {
             throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
+        SectionPlan plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
         Object dest = allocate(var.type(), (int) plan.elementCount());
         if (plan.elementCount() == 0) {
             return dest;
@@ -145,6 +183,45 @@ public final class ChunkReader {
         }
         run(tasks);
         return dest;
+    }
+
+    /** Refuses a read whose result and plan would take more than {@link MemoryLimits#read()}. */
+    private void checkReadBudget(SectionPlan.Extent extent) throws LimitExceededException {
+        long bytes =
+                plus(times(extent.elements(), resultBytesPerElement()), times(extent.chunks(), PLAN_BYTES_PER_CHUNK));
+        limits.read()
+                .check(
+                        store.location(),
+                        null,
+                        var.name(),
+                        "a read of " + extent.elements() + " " + var.type().cdlName() + " elements in "
+                                + extent.chunks() + " chunks",
+                        bytes);
+    }
+
+    /** Bytes one element of a read's result takes: its size, or for a string an estimate (see {@link #STRING_OBJECT_BYTES}). */
+    private long resultBytesPerElement() {
+        if (var.type() != NcType.STRING) {
+            return var.type().size();
+        }
+        // fixed-size strings have at most their item size in characters; vlen ones are counted per chunk
+        return STRING_OBJECT_BYTES + var.element().itemSize();
+    }
+
+    /** Bytes one decoded chunk takes: its elements, plus the String objects a string chunk is parsed into. */
+    private long decodedChunkBytes() {
+        long bytes = (long) chunkElements * var.element().itemSize();
+        return var.element().layout() == ElementType.Layout.NUMERIC
+                ? bytes
+                : plus(bytes, times(chunkElements, STRING_OBJECT_BYTES));
+    }
+
+    private static long times(long a, long b) {
+        return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
+    }
+
+    private static long plus(long a, long b) {
+        return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
     }
 
     private UnsupportedFeatureException tooLarge(String detail) {
@@ -257,14 +334,16 @@ public final class ChunkReader {
         ElementType et = var.element();
         boolean vlen = et.layout() == ElementType.Layout.VLEN_UTF8;
         long expected = (long) chunkElements * et.itemSize();
+        // the metadata says how large the chunk decodes: refuse before any of it is allocated
+        limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes());
         CodecPipeline steps = pipeline();
         boolean inScratch = false;
         if (vlen) {
-            data = steps.decode(data, MAX_VLEN_CHUNK_BYTES);
+            data = decodeVlen(key, steps, data);
         } else if (!steps.isEmpty()) {
             // the last step decodes into this thread's reusable buffer when the size is right
             byte[] scratch = expected <= MAX_SCRATCH_BYTES ? scratch((int) expected) : null;
-            data = steps.decodeInto(data, scratch, (int) expected);
+            data = decodeFixed(key, steps, data, scratch, (int) expected);
             inScratch = scratch != null && data == scratch;
         }
         int size = inScratch ? (int) expected : data.length;
@@ -287,6 +366,52 @@ public final class ChunkReader {
             return new NumericChunk(data, et.order());
         }
         return StringChunk.parse(data, et, chunkElements);
+    }
+
+    /**
+     * A vlen chunk's size is known only once decoded: its decoded bytes get what the chunk limit leaves
+     * after its String objects, and reaching that bound is reported as the limit it is.
+     */
+    private byte[] decodeVlen(String key, CodecPipeline steps, byte[] data) throws IOException {
+        long strings = decodedChunkBytes();
+        int bound = (int) Math.max(
+                1, Math.min(MemoryLimits.MAX_ARRAY_BYTES, limits.chunk().bytes() - strings));
+        byte[] decoded;
+        try {
+            decoded = steps.decode(data, bound);
+        } catch (CodecException e) {
+            if (reachedBound(e, bound)) {
+                throw limitHit(key, "one decoded vlen-utf8 chunk", e);
+            }
+            throw e;
+        }
+        // without a compressor nothing bounded it: the stored bytes are the decoded ones
+        limits.chunk()
+                .check(store.location(), key, var.name(), "one decoded vlen-utf8 chunk", plus(decoded.length, strings));
+        return decoded;
+    }
+
+    /** Decodes a chunk of known size; an intermediate stage stopped by the chunk limit is reported as the limit. */
+    private byte[] decodeFixed(String key, CodecPipeline steps, byte[] data, byte[] scratch, int expected)
+            throws IOException {
+        try {
+            return steps.decodeInto(data, scratch, expected);
+        } catch (CodecException e) {
+            long limit = limits.chunk().bytes();
+            if (limit != expected && reachedBound(e, limit)) {
+                throw limitHit(key, "an intermediate codec stage of one chunk", e);
+            }
+            throw e;
+        }
+    }
+
+    /** Whether a codec stopped at {@code bound}: every codec words that the same way. */
+    private static boolean reachedBound(CodecException e, long bound) {
+        return String.valueOf(e.getMessage()).contains("exceeds the expected " + bound + " bytes");
+    }
+
+    private LimitExceededException limitHit(String key, String what, CodecException cause) {
+        return limits.chunk().exceeded(store.location(), key, var.name(), what, -1, cause);
     }
 
     /** Largest decode buffer kept per thread for reuse; bigger chunks get a fresh array each. */
@@ -324,13 +449,15 @@ public final class ChunkReader {
         if (p == null) {
             ArrayMeta a = var.array();
             // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
+            // stages before the last are bounded by the chunk limit too (their sizes are not declared)
             p = V2Pipeline.build(
                     a.compressor(),
                     a.filters(),
                     this::create,
                     chunkElements,
                     (long) chunkElements * var.element().itemSize(),
-                    var.element().layout() == ElementType.Layout.VLEN_UTF8);
+                    var.element().layout() == ElementType.Layout.VLEN_UTF8,
+                    limits.chunk().bytes());
             pipeline = p;
         }
         return p;

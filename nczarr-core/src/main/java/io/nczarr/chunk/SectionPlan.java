@@ -70,6 +70,36 @@ public final class SectionPlan {
         return new SectionPlan(origin, count, stride, chunkShape, fortranOrder);
     }
 
+    /**
+     * The size of a section: its elements and the chunks it touches, each saturated at {@code
+     * Long.MAX_VALUE}.
+     */
+    public record Extent(long elements, long chunks) {}
+
+    /**
+     * Measures a section without planning it: cheap however large the section, so that a read can be
+     * refused before its plan (which grows with the chunks touched) or its result is allocated. The
+     * chunk count is exact: it equals {@link #chunkCount()} of the plan.
+     *
+     * @throws IllegalArgumentException as {@link #of}
+     */
+    public static Extent measure(long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride) {
+        check(arrayShape, chunkShape, origin, count, stride);
+        long chunks = 1;
+        for (int d = 0; d < count.length; d++) {
+            if (count[d] == 0) {
+                return new Extent(0, 0);
+            }
+            long first = origin[d] / chunkShape[d];
+            long last = (origin[d] + (count[d] - 1L) * stride[d]) / chunkShape[d];
+            // a stride below the chunk length leaves no chunk in between untouched; from the chunk
+            // length on, every position is in a chunk of its own
+            long touched = Math.min(count[d], last - first + 1);
+            chunks = chunks > Long.MAX_VALUE / touched ? Long.MAX_VALUE : chunks * touched;
+        }
+        return new Extent(product(count), chunks);
+    }
+
     private static void check(long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride) {
         int rank = arrayShape.length;
         if (chunkShape.length != rank) {

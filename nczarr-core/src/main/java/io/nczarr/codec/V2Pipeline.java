@@ -43,6 +43,22 @@ public final class V2Pipeline {
             long chunkBytes,
             boolean callerParsesVlenUtf8)
             throws IOException {
+        return build(compressor, filters, codecs, chunkElements, chunkBytes, callerParsesVlenUtf8, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #build(CodecConfig, List, CodecSource, long, long, boolean)}, with the steps before the
+     * last bounded by {@code maxInnerBytes} too (a memory limit: their sizes are not declared).
+     */
+    public static CodecPipeline build(
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            CodecSource codecs,
+            long chunkElements,
+            long chunkBytes,
+            boolean callerParsesVlenUtf8,
+            long maxInnerBytes)
+            throws IOException {
         // created in decode order, as the chunk reader always did, so the first bad entry reported is the same
         List<Codec> decodeOrder = new ArrayList<>();
         if (compressor != null) {
@@ -57,7 +73,7 @@ public final class V2Pipeline {
         }
         List<Codec> encodeOrder = new ArrayList<>(decodeOrder);
         Collections.reverse(encodeOrder);
-        return assemble(encodeOrder, innerLimit(chunkElements, chunkBytes));
+        return assemble(encodeOrder, (int) Math.max(1, Math.min(maxInnerBytes, innerLimit(chunkElements, chunkBytes))));
     }
 
     /** The v2 bound of steps before the last: the chunk in 8-byte elements, or the chunk size if larger. */

@@ -25,8 +25,9 @@ public final class Datasets {
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
         Store store = Stores.open(url, options.storeResources());
         try {
+            // the metadata reader knows no limits: it reads through a view bounded by the metadata limit
             DatasetModel model = MetadataReader.read(
-                    store,
+                    Stores.bounded(store, options.limits().metadata()),
                     url.format(),
                     url.useXarrayDimensions(),
                     store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);

@@ -5,8 +5,8 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.ReadPool;
-import io.nczarr.store.StoreLimits;
 import io.nczarr.store.StoreResources;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -29,15 +29,29 @@ import java.util.List;
  *   <tr><td>{@code nczarr.decodeThreads}</td><td>cores</td><td>threads decoding chunks of local datasets</td></tr>
  *   <tr><td>{@code nczarr.requestThreads}</td><td>64</td><td>most requests in flight over all remote reads
  *       (each read is further limited by {@code nczarr.s3.concurrency})</td></tr>
- *   <tr><td>{@code nczarr.maxObjectBytes}</td><td>1 GiB</td><td>largest object read whole</td></tr>
+ *   <tr><td>{@code nczarr.limits.maxObjectBytes} (old name {@code nczarr.maxObjectBytes})</td>
+ *       <td>min(1 GiB, heap/4)</td><td>largest object read whole</td></tr>
+ *   <tr><td>{@code nczarr.limits.maxChunkBytes}</td><td>min(1 GiB, heap/8)</td><td>largest decoded chunk</td></tr>
+ *   <tr><td>{@code nczarr.limits.maxMetadataBytes}</td><td>min(64 MiB, heap/16)</td>
+ *       <td>largest metadata object</td></tr>
+ *   <tr><td>{@code nczarr.limits.maxReadBytes}</td><td>heap/2</td><td>largest result of one read</td></tr>
  *   <tr><td>{@code nczarr.store.allowSymlinksOut}</td><td>false</td><td>whether directory stores follow
  *       symbolic links that lead out of the dataset directory ({@code true} or {@code false})</td></tr>
  * </table>
+ *
+ * <p>The limits are byte counts, optionally with a binary suffix ({@code 512m}, {@code 2g}); {@link
+ * MemoryLimits} says what exactly each bounds. "heap" is the JVM's maximum heap ({@code -Xmx}).
  */
 public final class NcZarrOptions implements AutoCloseable {
     public static final String DECODE_THREADS = "nczarr.decodeThreads";
     public static final String REQUEST_THREADS = "nczarr.requestThreads";
-    public static final String MAX_OBJECT_BYTES = "nczarr.maxObjectBytes";
+    public static final String MAX_OBJECT_BYTES = MemoryLimits.MAX_OBJECT_BYTES;
+    /** The old name of {@link #MAX_OBJECT_BYTES}, still read when the new one is not set. */
+    public static final String OLD_MAX_OBJECT_BYTES = "nczarr.maxObjectBytes";
+
+    public static final String MAX_CHUNK_BYTES = MemoryLimits.MAX_CHUNK_BYTES;
+    public static final String MAX_METADATA_BYTES = MemoryLimits.MAX_METADATA_BYTES;
+    public static final String MAX_READ_BYTES = MemoryLimits.MAX_READ_BYTES;
     public static final String ALLOW_SYMLINKS_OUT = "nczarr.store.allowSymlinksOut";
 
     public static final int DEFAULT_REQUEST_THREADS = 64;
@@ -50,7 +64,7 @@ public final class NcZarrOptions implements AutoCloseable {
     private final ReadPool readPool;
     private final S3ClientPool s3Clients;
     private final AwsEnvironment environment;
-    private final long maxObjectBytes;
+    private final MemoryLimits limits;
     private final boolean allowSymlinksOut;
     private final HttpClient givenHttpClient;
     private HttpClient ownHttpClient;
@@ -62,7 +76,7 @@ public final class NcZarrOptions implements AutoCloseable {
         this.readPool = b.readPool;
         this.s3Clients = b.s3Clients;
         this.environment = b.environment;
-        this.maxObjectBytes = b.maxObjectBytes;
+        this.limits = b.limits;
         this.allowSymlinksOut = b.allowSymlinksOut;
         this.givenHttpClient = b.httpClient;
         this.owned = owned;
@@ -118,8 +132,9 @@ public final class NcZarrOptions implements AutoCloseable {
         return environment;
     }
 
-    public long maxObjectBytes() {
-        return maxObjectBytes;
+    /** The memory budget of reading: what one object, chunk, metadata object and read may take. */
+    public MemoryLimits limits() {
+        return limits;
     }
 
     /** Whether directory stores may follow symbolic links out of the dataset ({@value #ALLOW_SYMLINKS_OUT}). */
@@ -127,9 +142,14 @@ public final class NcZarrOptions implements AutoCloseable {
         return allowSymlinksOut;
     }
 
+    /** The largest object read whole ({@code limits().maxObjectBytes()}). */
+    public long maxObjectBytes() {
+        return limits.maxObjectBytes();
+    }
+
     /** What stores are opened with. */
     public StoreResources storeResources() {
-        return new StoreResources(s3Clients, environment, maxObjectBytes, allowSymlinksOut);
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
@@ -182,6 +202,7 @@ public final class NcZarrOptions implements AutoCloseable {
         private S3ClientPool s3Clients;
         private HttpClient httpClient;
         private long maxObjectBytes = -1;
+        private MemoryLimits limits;
         private Boolean allowSymlinksOutGiven;
         private boolean allowSymlinksOut;
 
@@ -222,6 +243,7 @@ public final class NcZarrOptions implements AutoCloseable {
             return this;
         }
 
+        /** The object limit; the other limits still come from the properties (or {@link #limits}). */
         public Builder maxObjectBytes(long n) {
             this.maxObjectBytes = n;
             return this;
@@ -233,15 +255,19 @@ public final class NcZarrOptions implements AutoCloseable {
             return this;
         }
 
+        /** All memory limits at once; the limit properties are then not read. */
+        public Builder limits(MemoryLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
         /** @throws NcZarrException when a setting is out of range, naming the property */
         public NcZarrOptions build() throws NcZarrException {
             List<AutoCloseable> owned = new ArrayList<>();
             if (codecs == null) {
                 codecs = CodecRegistry.standard();
             }
-            if (maxObjectBytes < 0) {
-                maxObjectBytes = number(MAX_OBJECT_BYTES, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, 1, Long.MAX_VALUE);
-            }
+            limits = resolveLimits();
             allowSymlinksOut = allowSymlinksOutGiven != null ? allowSymlinksOutGiven : flag(ALLOW_SYMLINKS_OUT, false);
             if (readPool == null) {
                 int decode = decodeThreads != null
@@ -260,11 +286,33 @@ public final class NcZarrOptions implements AutoCloseable {
             return new NcZarrOptions(this, List.copyOf(owned));
         }
 
-        private static int check(String name, int n) throws NcZarrException {
-            if (n < 1 || n > MAX_THREADS) {
-                throw new NcZarrException(name + " must be 1.." + MAX_THREADS + ", not " + n);
+        /**
+         * The given limits, else each from its property or the default for this heap; {@link
+         * #maxObjectBytes(long)} overrides the object limit either way.
+         */
+        private MemoryLimits resolveLimits() throws NcZarrException {
+            MemoryLimits l = limits;
+            if (l == null) {
+                MemoryLimits d = MemoryLimits.defaults();
+                long array = MemoryLimits.MAX_ARRAY_BYTES;
+                String objectName = environment.property(MAX_OBJECT_BYTES) == null
+                                && environment.property(OLD_MAX_OBJECT_BYTES) != null
+                        ? OLD_MAX_OBJECT_BYTES
+                        : MAX_OBJECT_BYTES;
+                l = new MemoryLimits(
+                        bytes(objectName, d.maxObjectBytes(), array),
+                        bytes(MAX_CHUNK_BYTES, d.maxChunkBytes(), array),
+                        bytes(MAX_METADATA_BYTES, d.maxMetadataBytes(), array),
+                        bytes(MAX_READ_BYTES, d.maxReadBytes(), Long.MAX_VALUE));
             }
-            return n;
+            if (maxObjectBytes >= 0) {
+                if (maxObjectBytes < 1 || maxObjectBytes > MemoryLimits.MAX_ARRAY_BYTES) {
+                    throw new NcZarrException(MAX_OBJECT_BYTES + " must be 1.." + MemoryLimits.MAX_ARRAY_BYTES
+                            + ", not " + maxObjectBytes);
+                }
+                l = l.withMaxObjectBytes(maxObjectBytes);
+            }
+            return l;
         }
 
         /** A {@code true}/{@code false} property (any case); anything else is a mistake, not {@code false}. */
@@ -278,6 +326,36 @@ public final class NcZarrOptions implements AutoCloseable {
                 return Boolean.parseBoolean(t);
             }
             throw new NcZarrException("system property " + name + " must be true or false, not '" + v + "'");
+        }
+
+        /** A byte count property: digits with an optional binary suffix k, m, g or t ({@code 512m}). */
+        private long bytes(String name, long dflt, long max) throws NcZarrException {
+            String v = environment.property(name);
+            if (v == null) {
+                return dflt;
+            }
+            String t = v.trim().toLowerCase(java.util.Locale.ROOT);
+            int shift = t.isEmpty() ? 0 : "kmgt".indexOf(t.charAt(t.length() - 1)) + 1;
+            String digits = shift > 0 ? t.substring(0, t.length() - 1) : t;
+            long n;
+            try {
+                n = Long.parseLong(digits);
+            } catch (NumberFormatException e) {
+                throw new NcZarrException("system property " + name
+                        + " must be a number of bytes (e.g. 1048576 or 512m), not '" + v + "'");
+            }
+            long bytes = n > (Long.MAX_VALUE >> (10 * shift)) ? Long.MAX_VALUE : n << (10 * shift);
+            if (n < 1 || bytes > max) {
+                throw new NcZarrException("system property " + name + " must be 1.." + max + " bytes, not " + v);
+            }
+            return bytes;
+        }
+
+        private static int check(String name, int n) throws NcZarrException {
+            if (n < 1 || n > MAX_THREADS) {
+                throw new NcZarrException(name + " must be 1.." + MAX_THREADS + ", not " + n);
+            }
+            return n;
         }
 
         private long number(String name, long dflt, long min, long max) throws NcZarrException {

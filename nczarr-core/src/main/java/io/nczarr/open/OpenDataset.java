@@ -35,10 +35,10 @@ public final class OpenDataset implements Closeable {
         return options;
     }
 
-    /** A reader of one variable's sections, on the read threads this store wants. */
+    /** A reader of one variable's sections, on the read threads this store wants, within the options' limits. */
     public ChunkReader reader(VarModel variable) {
         return new ChunkReader(
-                store, variable, options.codecs(), options.readPool().forStore(store));
+                store, variable, options.codecs(), options.readPool().forStore(store), options.limits());
     }
 
     @Override

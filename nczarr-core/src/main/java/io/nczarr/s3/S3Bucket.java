@@ -210,7 +210,7 @@ public final class S3Bucket implements Closeable {
             } else {
                 data = readToEnd(key, in, Math.min(maxBytes, MAX_ARRAY) + 1, d);
                 if (data.length > maxBytes) {
-                    throw tooLarge(key, "more than " + maxBytes, maxBytes);
+                    throw new ObjectTooLarge(url(key), -1, maxBytes);
                 }
             }
             complete = true;
@@ -231,7 +231,7 @@ public final class S3Bucket implements Closeable {
             length = range.length();
             long total = range.total();
             if (total < 0 ? length > maxBytes : total > maxBytes) {
-                throw tooLarge(key, total < 0 ? "more than " + maxBytes : String.valueOf(total), maxBytes);
+                throw new ObjectTooLarge(url(key), total < 0 ? -1 : total, maxBytes);
             }
             if (total >= 0 && length != total) {
                 throw malformed(key, "asked for the whole object, got " + r.contentRange());
@@ -240,11 +240,11 @@ public final class S3Bucket implements Closeable {
             // no Content-Range: the whole object (a server without ranges, or the second GET of an empty one)
             length = r.contentLength() == null ? -1 : r.contentLength();
             if (length > maxBytes) {
-                throw tooLarge(key, String.valueOf(length), maxBytes);
+                throw new ObjectTooLarge(url(key), length, maxBytes);
             }
         }
         if (length > MAX_ARRAY) {
-            throw tooLarge(key, String.valueOf(length), MAX_ARRAY);
+            throw new ObjectTooLarge(url(key), length, MAX_ARRAY);
         }
         checkContentLength(key, r, length);
         return length;
@@ -590,15 +590,6 @@ public final class S3Bucket implements Closeable {
         return new StoreException(null, url(key), "S3 GET: " + detail, false, null);
     }
 
-    private StoreException tooLarge(String key, String size, long maxBytes) {
-        return new StoreException(
-                null,
-                url(key),
-                "object is " + size + " bytes, more than the limit of " + maxBytes + " bytes for one object",
-                false,
-                null);
-    }
-
     private InterruptedIOException interrupted(String key, Exception e) {
         InterruptedIOException x = new InterruptedIOException(url(key) + ": S3 request interrupted");
         x.initCause(e);
@@ -628,5 +619,32 @@ public final class S3Bucket implements Closeable {
     /** HTTP 416: a range starting at or after the end of the object. */
     private static final class RangeNotSatisfiable extends IOException {
         private static final long serialVersionUID = 1L;
+    }
+
+    /**
+     * An object larger than the {@code maxBytes} of {@link #get}: refused from its {@code Content-Length}
+     * before the body is read, or after reading {@code maxBytes + 1} bytes when the length was not given.
+     * Its own type so that a store can report the limit the way it reports all its limits.
+     */
+    public static final class ObjectTooLarge extends StoreException {
+        private static final long serialVersionUID = 1L;
+
+        private final long size;
+
+        ObjectTooLarge(String url, long size, long maxBytes) {
+            super(
+                    null,
+                    url,
+                    "object is " + (size < 0 ? "" : size + " bytes, ") + "more than the limit of " + maxBytes
+                            + " bytes for one object",
+                    false,
+                    null);
+            this.size = size;
+        }
+
+        /** The object's size, or {@code -1} when only known to be more than the limit. */
+        public long size() {
+            return size;
+        }
     }
 }

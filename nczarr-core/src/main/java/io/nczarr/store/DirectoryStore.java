@@ -37,11 +37,12 @@ import java.util.stream.Stream;
 public final class DirectoryStore implements Store {
 
     private final Path root;
-    private final long maxObjectBytes;
+    private final ByteLimit objectLimit;
     private final boolean allowSymlinksOut;
 
+    /** A store whose whole-object reads are bounded by the default object limit for this heap. */
     public DirectoryStore(Path root) throws IOException {
-        this(root, StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+        this(root, MemoryLimits.defaults().maxObjectBytes());
     }
 
     /** A store whose links must stay inside {@code root}. */
@@ -63,7 +64,7 @@ public final class DirectoryStore implements Store {
         } catch (IOException e) {
             throw LocalFailures.of(root.toString(), null, "cannot resolve the directory", e);
         }
-        this.maxObjectBytes = maxObjectBytes;
+        this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
         this.allowSymlinksOut = allowSymlinksOut;
     }
 
@@ -143,14 +144,20 @@ public final class DirectoryStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
+        return get(key, objectLimit);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
         Optional<Path> found = object(key);
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        Path p = found.get();
-        try {
-            StoreLimits.checkObjectSize(location(), key, Files.size(p), maxObjectBytes);
-            return Optional.of(Files.readAllBytes(p));
+        // the size is checked on the open file, and no more than that size is read even if it grows
+        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            limit.checkArray(location(), key, null, "file", size);
+            return Optional.of(read(ch, 0, (int) size));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.nczarr.store;
 
+import io.nczarr.error.NcZarrException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -74,10 +75,22 @@ public final class MemoryStore implements Store {
         return location;
     }
 
+    /** The object; not bounded, as the objects are in memory already. */
     @Override
     public Optional<byte[]> get(String key) {
         byte[] b = objects.get(StoreKeys.check(key));
         return b == null ? Optional.empty() : Optional.of(b.clone());
+    }
+
+    /** The object, checked against {@code limit} before it is copied. */
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws NcZarrException {
+        byte[] b = objects.get(StoreKeys.check(key));
+        if (b == null) {
+            return Optional.empty();
+        }
+        limit.check(location, key, null, "object", b.length);
+        return Optional.of(b.clone());
     }
 
     @Override

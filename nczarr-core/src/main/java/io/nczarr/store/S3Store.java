@@ -28,13 +28,13 @@ public final class S3Store implements Store {
     private final S3Bucket bucket;
     private final S3Location root;
     private final String location;
-    private final long maxObjectBytes;
+    private final ByteLimit objectLimit;
 
     public S3Store(S3Bucket bucket, String location, long maxObjectBytes) {
         this.bucket = bucket;
         this.root = bucket.settings().location();
         this.location = location;
-        this.maxObjectBytes = maxObjectBytes;
+        this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
     }
 
     /** Opens the store of an {@code s3}/{@code http(s)} dataset URL, leasing a client from the resources' pool. Makes no request. */
@@ -61,9 +61,17 @@ public final class S3Store implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
+        return get(key, objectLimit);
+    }
+
+    /** One GET, refused from the {@code Content-Length} before the body is read when it is over {@code limit}. */
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
         String objectKey = root.resolve(StoreKeys.check(key));
         try {
-            return bucket.get(objectKey, maxObjectBytes);
+            return bucket.get(objectKey, Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES));
+        } catch (S3Bucket.ObjectTooLarge e) {
+            throw limit.exceeded(location, key, null, "object", e.size(), e);
         } catch (IOException e) {
             throw failure(key, e);
         }

@@ -18,8 +18,28 @@ public interface Store extends Closeable {
     /** A human-readable name of the dataset for error messages (URL or path), free of credentials. */
     String location();
 
-    /** The whole object, or empty when there is none. */
+    /**
+     * The whole object, or empty when there is none. Stores that read files or the network bound it by
+     * their object limit ({@link MemoryLimits#object()} of the resources they were opened with).
+     *
+     * @throws io.nczarr.error.LimitExceededException when the object is larger than that
+     */
     Optional<byte[]> get(String key) throws IOException;
+
+    /**
+     * The whole object, or empty when there is none, refused with a {@link
+     * io.nczarr.error.LimitExceededException} naming {@code limit}'s property when it is larger than
+     * {@code limit}: the stores of this library check before they allocate (a declared size, a zip
+     * directory entry, a {@code Content-Length}) and never read more than the limit plus one byte. This
+     * default, for stores written elsewhere, can only check after {@link #get(String)}.
+     */
+    default Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
+        Optional<byte[]> b = get(key);
+        if (b.isPresent()) {
+            limit.checkArray(location(), key, null, "object", b.get().length);
+        }
+        return b;
+    }
 
     /**
      * {@code length} bytes starting at {@code offset} (fewer at the end of the object, none past

@@ -6,22 +6,38 @@ import java.util.Objects;
 
 /**
  * What opening a store needs from outside: the pool S3 stores lease their client from, the environment
- * (system properties, environment variables) AWS settings are read from, the largest object read
- * whole, and whether directory stores may follow symbolic links out of the dataset (off unless the
- * host says so: {@code nczarr.store.allowSymlinksOut}). The caller owns them; a store only leases.
+ * (system properties, environment variables) AWS settings are read from, the memory limits (a store
+ * bounds every whole-object read by {@link MemoryLimits#object()}), and whether directory stores may
+ * follow symbolic links out of the dataset (off unless the host says so: {@code
+ * nczarr.store.allowSymlinksOut}). The caller owns them; a store only leases.
  */
 public record StoreResources(
-        S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes, boolean allowSymlinksOut) {
+        S3ClientPool s3Clients, AwsEnvironment environment, MemoryLimits limits, boolean allowSymlinksOut) {
     public StoreResources {
         Objects.requireNonNull(s3Clients, "s3Clients");
         Objects.requireNonNull(environment, "environment");
-        if (maxObjectBytes < 1) {
-            throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
-        }
+        Objects.requireNonNull(limits, "limits");
     }
 
     /** Resources whose directory stores stay inside their root (links out refused). */
+    public StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, MemoryLimits limits) {
+        this(s3Clients, environment, limits, false);
+    }
+
+    /** The default limits for this heap with the object limit set to {@code maxObjectBytes}; confined. */
     public StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
-        this(s3Clients, environment, maxObjectBytes, false);
+        this(s3Clients, environment, objectLimit(maxObjectBytes), false);
+    }
+
+    private static MemoryLimits objectLimit(long maxObjectBytes) {
+        if (maxObjectBytes < 1) {
+            throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
+        }
+        return MemoryLimits.defaults().withMaxObjectBytes(Math.min(maxObjectBytes, MemoryLimits.MAX_ARRAY_BYTES));
+    }
+
+    /** The largest object read whole. */
+    public long maxObjectBytes() {
+        return limits.maxObjectBytes();
     }
 }

@@ -144,6 +144,15 @@ public final class Stores {
         return new ZipStore(p, maxObjectBytes);
     }
 
+    /**
+     * A view of {@code store} whose {@link Store#get(String)} is bounded by {@code limit} (e.g. {@link
+     * MemoryLimits#metadata()} for the metadata reader); everything else passes through, and closing the
+     * view leaves the store open.
+     */
+    public static Store bounded(Store store, ByteLimit limit) {
+        return new BoundedStore(store, limit);
+    }
+
     /** Not there, or not what the URL says: trying again will not change that. */
     private static StoreException refused(DatasetUrl url, String detail) {
         return new StoreException(url.toString(), null, detail, false, null);

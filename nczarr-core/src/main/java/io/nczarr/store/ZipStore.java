@@ -1,6 +1,7 @@
 package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipException;
 import java.util.zip.ZipFile;
@@ -20,8 +22,11 @@ import java.util.zip.ZipFile;
  * A dataset stored in a zip file. Two layouts occur: netcdf-c's (entry 0 is a directory
  * {@code NAME/} and every key is below it) and zarr-python's ZipStore (keys at the top level).
  * Entries whose names are absolute or contain {@code ..} make the open fail: such an archive was
- * not written by either tool and a key must never resolve outside the dataset. A corrupt archive
- * or entry is a {@link StoreException} that is not retryable.
+ * not written by either tool and a key must never resolve outside the dataset; so do two entries of the
+ * same name. A corrupt archive or entry is a {@link StoreException} that is not retryable: an entry
+ * that inflates to more or less than its declared size, fails its CRC-32, or is not where the zip
+ * directory says. Reads are bounded by the declared size, which is checked against the memory limit
+ * before anything is inflated.
  */
 public final class ZipStore implements Store {
 
@@ -35,15 +40,16 @@ public final class ZipStore implements Store {
     /** dataset "folder" key -> child names */
     private final Map<String, TreeSet<String>> children;
 
-    private final long maxObjectBytes;
+    private final ByteLimit objectLimit;
 
+    /** A store whose whole-object reads are bounded by the default object limit for this heap. */
     public ZipStore(Path file) throws IOException {
-        this(file, StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+        this(file, MemoryLimits.defaults().maxObjectBytes());
     }
 
     public ZipStore(Path file, long maxObjectBytes) throws IOException {
         this.file = file;
-        this.maxObjectBytes = maxObjectBytes;
+        this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
         try {
             this.zip = new ZipFile(file.toFile());
         } catch (ZipException e) {
@@ -69,8 +75,14 @@ public final class ZipStore implements Store {
                             null);
                 }
                 names.add(name);
-                if (!e.isDirectory()) {
-                    byName.put(trimmed, e);
+                if (!e.isDirectory() && byName.put(trimmed, e) != null) {
+                    // which of the two is the data is anyone's guess (tools differ), so neither is read
+                    throw new StoreException(
+                            file.toString(),
+                            null,
+                            "zip entry '" + name + "' occurs more than once; refusing to open the archive",
+                            false,
+                            null);
                 }
             }
             this.rootPrefix = findRoot(names, byName);
@@ -135,36 +147,67 @@ public final class ZipStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key) throws IOException {
+        return get(key, objectLimit);
+    }
+
+    /**
+     * The entry, refused before anything is inflated when its declared size is over {@code limit}; then
+     * read to exactly that size (an entry that inflates past it is corrupt, never read on) and checked
+     * against its CRC-32.
+     */
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
         ZipEntry e = entries.get(StoreKeys.check(key));
         if (e == null) {
             return Optional.empty();
         }
+        String what = "zip entry '" + e.getName() + "'";
         long declared = e.getSize();
-        if (declared >= 0) {
-            StoreLimits.checkObjectSize(location(), key, declared, maxObjectBytes);
+        if (declared < 0) {
+            throw corrupt(key, what + " has no size in the zip directory", null);
         }
-        long limit = declared >= 0 ? declared : maxObjectBytes;
+        limit.checkArray(location(), key, null, what, declared);
         try (InputStream in = zip.getInputStream(e)) {
-            // never trust the declared size alone: read at most limit + 1 bytes and compare
-            byte[] data = in.readNBytes((int) Math.min(limit + 1, Integer.MAX_VALUE - 16));
-            if (data.length > limit) {
-                throw corrupt(
-                        key,
-                        "zip entry '" + e.getName() + "' inflates past its declared size of " + limit + " bytes",
-                        null);
-            }
-            if (declared >= 0 && data.length != declared) {
-                throw corrupt(
-                        key,
-                        "zip entry '" + e.getName() + "' is truncated (" + data.length + " of " + declared + " bytes)",
-                        null);
-            }
-            return Optional.of(data);
+            return Optional.of(readEntry(key, e, in, (int) declared));
         } catch (ZipException ex) {
-            throw corrupt(key, "corrupt zip entry '" + e.getName() + "': " + ex.getMessage(), ex);
+            String where = String.valueOf(ex.getMessage()).contains("LOC header")
+                    ? " (the zip directory's local header offset does not point at one)"
+                    : "";
+            throw corrupt(key, "corrupt " + what + ": " + ex.getMessage() + where, ex);
+        } catch (EOFException ex) {
+            // java.util.zip says only "EOFException" (no message) when the local header is not where the directory says
+            throw corrupt(
+                    key,
+                    what + " lies past the end of the archive (a bogus local header offset, or a truncated file)",
+                    ex);
         } catch (IOException ex) {
-            throw LocalFailures.of(location(), key, "cannot read zip entry '" + e.getName() + "'", ex);
+            throw LocalFailures.of(location(), key, "cannot read " + what, ex);
         }
+    }
+
+    /** Exactly {@code size} bytes of the entry, never more, with the CRC-32 its directory entry promises. */
+    private byte[] readEntry(String key, ZipEntry e, InputStream in, int size) throws IOException {
+        String what = "zip entry '" + e.getName() + "'";
+        byte[] data = new byte[size];
+        int n = in.readNBytes(data, 0, size);
+        if (n < size) {
+            throw corrupt(key, what + " is truncated (" + n + " of " + size + " bytes)", null);
+        }
+        if (in.read() >= 0) {
+            throw corrupt(key, what + " inflates past its declared size of " + size + " bytes", null);
+        }
+        if (e.getCrc() != -1) {
+            CRC32 crc = new CRC32();
+            crc.update(data);
+            if (crc.getValue() != e.getCrc()) {
+                throw corrupt(
+                        key,
+                        what + " fails its CRC-32 check (" + Long.toHexString(crc.getValue())
+                                + ", the zip directory says " + Long.toHexString(e.getCrc()) + ")",
+                        null);
+            }
+        }
+        return data;
     }
 
     /** The archive does not hold what its directory promises: reading again gives the same. */

@@ -330,7 +330,33 @@ class SectionPlanTest {
             }
             assertEquals(touched, planned, label + ": exactly the chunks the section touches");
             assertEquals(expected.length, plan.elementCount(), label);
+            SectionPlan.Extent extent = SectionPlan.measure(shape, chunks, origin, count, stride);
+            assertEquals(new SectionPlan.Extent(expected.length, touched.size()), extent, label + ": measured");
         }
+    }
+
+    @Test
+    void measuringAHugeSectionPlansNothing() {
+        // 2^31 - 1 chunks of one element, and 2^62 elements over two dimensions: measured, never listed
+        int max = Integer.MAX_VALUE;
+        assertEquals(
+                new SectionPlan.Extent(max, max),
+                SectionPlan.measure(new long[] {max}, new int[] {1}, new long[] {0}, new int[] {max}, new int[] {1}));
+        assertEquals(
+                new SectionPlan.Extent((long) max * max, 4),
+                SectionPlan.measure(
+                        new long[] {Long.MAX_VALUE, Long.MAX_VALUE},
+                        new int[] {1 << 30, 1 << 30},
+                        new long[] {0, 0},
+                        new int[] {max, max},
+                        new int[] {1, 1}));
+        assertEquals(
+                new SectionPlan.Extent(0, 0),
+                SectionPlan.measure(
+                        new long[] {5, 5}, new int[] {2, 2}, new long[] {0, 0}, new int[] {3, 0}, new int[] {1, 1}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SectionPlan.measure(new long[] {5}, new int[] {2}, new long[] {4}, new int[] {2}, new int[] {1}));
     }
 
     /** Each section element on its own: array index, then chunk index and in-chunk offset. */

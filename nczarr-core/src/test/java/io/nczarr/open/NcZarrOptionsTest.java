@@ -12,6 +12,7 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.ReadPool;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -114,5 +115,72 @@ class NcZarrOptionsTest {
         NcZarrOptions second = NcZarrOptions.shared();
         assertNotSame(first, second);
         assertFalse(second.isClosed());
+    }
+
+    @Test
+    void theLimitsComeFromTheirPropertiesWithBinarySuffixes() throws NcZarrException {
+        try (NcZarrOptions o = with(Map.of(
+                        NcZarrOptions.MAX_OBJECT_BYTES, "3m",
+                        NcZarrOptions.MAX_CHUNK_BYTES, "2M",
+                        NcZarrOptions.MAX_METADATA_BYTES, "512k",
+                        NcZarrOptions.MAX_READ_BYTES, "3g"))
+                .build()) {
+            assertEquals(new MemoryLimits(3L << 20, 2L << 20, 512L << 10, 3L << 30), o.limits());
+            assertEquals(3L << 20, o.maxObjectBytes());
+            assertEquals(o.limits(), o.storeResources().limits());
+        }
+    }
+
+    @Test
+    void theLimitsDefaultToTheHeapDefaults() throws NcZarrException {
+        try (NcZarrOptions o = with(Map.of()).build()) {
+            assertEquals(MemoryLimits.defaults(), o.limits());
+        }
+    }
+
+    @Test
+    void theOldObjectPropertyStillWorksAndTheNewOneWins() throws NcZarrException {
+        try (NcZarrOptions o =
+                with(Map.of(NcZarrOptions.OLD_MAX_OBJECT_BYTES, "4096")).build()) {
+            assertEquals(4096, o.maxObjectBytes());
+        }
+        try (NcZarrOptions o = with(Map.of(
+                        NcZarrOptions.OLD_MAX_OBJECT_BYTES, "4096", NcZarrOptions.MAX_OBJECT_BYTES, "8192"))
+                .build()) {
+            assertEquals(8192, o.maxObjectBytes());
+        }
+        NcZarrException e = assertThrows(
+                NcZarrException.class,
+                () -> with(Map.of(NcZarrOptions.OLD_MAX_OBJECT_BYTES, "lots")).build());
+        assertTrue(e.getMessage().contains(NcZarrOptions.OLD_MAX_OBJECT_BYTES), e.getMessage());
+    }
+
+    @Test
+    void badLimitsNameTheirProperty() {
+        for (String bad : new String[] {"0", "-5", "lots", "12x", "9999999t"}) {
+            NcZarrException e = assertThrows(
+                    NcZarrException.class,
+                    () -> with(Map.of(NcZarrOptions.MAX_CHUNK_BYTES, bad)).build(),
+                    bad);
+            assertTrue(e.getMessage().contains(NcZarrOptions.MAX_CHUNK_BYTES), e.getMessage());
+        }
+        // one array cannot hold 2 GiB; a read result can
+        assertThrows(
+                NcZarrException.class,
+                () -> with(Map.of(NcZarrOptions.MAX_OBJECT_BYTES, "2g")).build());
+        assertThrows(
+                NcZarrException.class, () -> with(Map.of()).maxObjectBytes(0).build());
+    }
+
+    @Test
+    void givenLimitsWinOverTheProperties() throws NcZarrException {
+        MemoryLimits given = new MemoryLimits(10, 20, 5, 40);
+        try (NcZarrOptions o =
+                with(Map.of(NcZarrOptions.MAX_CHUNK_BYTES, "1m")).limits(given).build()) {
+            assertEquals(given, o.limits());
+        }
+        try (NcZarrOptions o = with(Map.of()).limits(given).maxObjectBytes(7).build()) {
+            assertEquals(new MemoryLimits(7, 20, 5, 40), o.limits());
+        }
     }
 }

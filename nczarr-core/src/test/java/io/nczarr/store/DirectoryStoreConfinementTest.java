@@ -199,8 +199,8 @@ class DirectoryStoreConfinementTest {
         try (Store s = Stores.open(url, confined)) {
             assertRefused(s, "v/1", "outside the dataset");
         }
-        StoreResources open = new StoreResources(
-                TestStores.S3_CLIENTS, AwsEnvironment.system(), StoreLimits.DEFAULT_MAX_OBJECT_BYTES, true);
+        StoreResources open =
+                new StoreResources(TestStores.S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults(), true);
         try (Store s = Stores.open(url, open)) {
             assertTrue(s.get("v/1").isPresent());
         }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.StoreException;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.testkit.s3.LocalS3;
@@ -108,10 +109,10 @@ class StoreFailuresTest {
         Path dir = Files.createDirectories(tmp.resolve("limit"));
         Files.write(dir.resolve("big"), new byte[100]);
         try (Store s = new DirectoryStore(dir, 10)) {
-            StoreException e = assertThrows(StoreException.class, () -> s.get("big"));
+            LimitExceededException e = assertThrows(LimitExceededException.class, () -> s.get("big"));
             assertTrue(e.getMessage().contains("big") && e.getMessage().contains("100 bytes"), e.getMessage());
+            assertTrue(e.getMessage().contains(MemoryLimits.MAX_OBJECT_BYTES + "=10"), e.getMessage());
             assertEquals("big", e.key());
-            assertFalse(e.isRetryable());
         }
     }
 
