@@ -16,6 +16,7 @@ import io.nczarr.store.Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -122,18 +123,23 @@ public final class ChunkReader {
      */
     public Object read(long[] origin, int[] count, int[] stride) throws IOException {
         if (var.isScalar()) {
-            origin = new long[] {0};
-            count = new int[] {1};
-            stride = new int[] {1};
+            // the one element of the stored array, whatever its rank (NCZarr stores a scalar as [1])
+            int rank = arrayShape.length;
+            origin = new long[rank];
+            count = new int[rank];
+            stride = new int[rank];
+            Arrays.fill(count, 1);
+            Arrays.fill(stride, 1);
+        }
+        // before planning: a plan holds per-dimension lists that a huge section would not fit in
+        if (elements(count) > Integer.MAX_VALUE - 8) {
+            throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
         SectionPlan plan;
         try {
             plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " of " + var.name(), e);
-        }
-        if (plan.elementCount() > Integer.MAX_VALUE - 8) {
-            throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
         Object dest = allocate(var.type(), (int) plan.elementCount());
         if (plan.elementCount() == 0) {
@@ -145,6 +151,18 @@ public final class ChunkReader {
         }
         run(tasks);
         return dest;
+    }
+
+    /** The product of the counts, saturated at {@code Long.MAX_VALUE} (negative counts are the plan's to refuse). */
+    private static long elements(int[] count) {
+        long n = 1;
+        for (int c : count) {
+            if (c <= 0) {
+                return 0;
+            }
+            n = n > Long.MAX_VALUE / c ? Long.MAX_VALUE : n * c;
+        }
+        return n;
     }
 
     private UnsupportedFeatureException tooLarge(String detail) {
@@ -175,13 +193,13 @@ public final class ChunkReader {
                 return null;
             }));
         }
-        IOException first = null;
+        Throwable first = null;
         for (Future<Void> f : futures) {
             try {
                 f.get();
             } catch (ExecutionException e) {
                 if (first == null) {
-                    first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                    first = e.getCause();
                     futures.forEach(x -> x.cancel(false));
                 }
             } catch (InterruptedException e) {
@@ -193,8 +211,25 @@ public final class ChunkReader {
             }
         }
         if (first != null) {
-            throw first;
+            throw rethrown(first);
         }
+    }
+
+    /**
+     * A task's failure as this thread throws it: the same exception, as a serial read would have
+     * thrown it (a task only throws IOExceptions, RuntimeExceptions and Errors).
+     */
+    private IOException rethrown(Throwable t) {
+        if (t instanceof IOException io) {
+            return io;
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new ChunkException(store.location(), null, var.name(), "chunk read failed: " + t, t);
     }
 
     /** Fetch, decode and copy one chunk. */

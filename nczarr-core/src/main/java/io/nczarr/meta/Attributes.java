@@ -39,8 +39,11 @@ final class Attributes {
             return null;
         }
         String t = typeText.trim();
-        if (t.matches("\\d+")) {
+        if (t.matches("\\d{1,9}")) {
             return NcType.fromNcTypeNumber(Integer.parseInt(t));
+        }
+        if (t.matches("\\d+")) {
+            return null; // no nc_type has that many digits
         }
         NumpyDtype dt = NumpyDtype.parseOrNull(t);
         if (dt == null) {

@@ -23,12 +23,20 @@ public final class Datasets {
 
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
-        Store store = Stores.open(url, options.storeResources());
+        return open(Stores.open(url, options.storeResources()), url.format(), url.useXarrayDimensions(), options);
+    }
+
+    /**
+     * Reads the metadata of a store that is already open (an in-memory one, say) the way a URL with
+     * this format and xarray setting would; the store is closed with the result, or now if this fails.
+     */
+    public static OpenDataset open(
+            Store store, DatasetUrl.Format format, boolean xarrayDimensions, NcZarrOptions options) throws IOException {
         try {
             DatasetModel model = MetadataReader.read(
                     store,
-                    url.format(),
-                    url.useXarrayDimensions(),
+                    format,
+                    xarrayDimensions,
                     store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);
             return new OpenDataset(store, model, options);
         } catch (IOException | RuntimeException e) {

@@ -39,12 +39,29 @@ public final class NcZarrFiles {
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }
-        OpenDataset dataset = Datasets.open(url, options);
+        OpenDataset dataset;
+        try {
+            dataset = Datasets.open(url, options);
+        } catch (RuntimeException e) {
+            throw Guard.unexpected(Guard.name(url), null, e);
+        }
+        return open(dataset, location);
+    }
+
+    /**
+     * Wraps a dataset that is already open (from a URL, or from an in-memory store in tests) in a
+     * NetcdfFile; the dataset is closed if that fails.
+     */
+    static NetcdfFile open(OpenDataset dataset, String location) throws IOException {
         try {
             return new NetcdfFileSubclass(new NcZarrIosp(dataset), null, location, null);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             dataset.close();
             throw e;
+        } catch (RuntimeException e) {
+            dataset.close();
+            // cdm wraps whatever the IOSP's open threw that is not an IOException
+            throw Guard.unexpected(dataset.model().location(), null, e);
         }
     }
 
