@@ -1,8 +1,6 @@
 package io.nczarr.cdm;
 
 import io.nczarr.error.NcZarrException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -26,6 +24,12 @@ record FuzzOutcome(Kind kind, String detail) {
         ESCAPE
     }
 
+    /**
+     * A message longer than this quotes hostile input whole (a message is a log line, not a dump;
+     * the detail is bounded at 1,000 characters, the dataset, key and variable come on top).
+     */
+    static final int MAX_MESSAGE = 2000;
+
     static FuzzOutcome of(Kind kind) {
         return new FuzzOutcome(kind, "");
     }
@@ -47,6 +51,9 @@ record FuzzOutcome(Kind kind, String detail) {
         String m = e.getMessage();
         if (m == null || m.isBlank() || !m.contains(dataset)) {
             return escape("message does not name the dataset: " + describe(t));
+        }
+        if (m.length() > MAX_MESSAGE) {
+            return escape("message of " + m.length() + " characters: " + describe(t));
         }
         if (m.indexOf(dataset) != m.lastIndexOf(dataset)) {
             return escape("message names the dataset twice: " + describe(t));
@@ -86,12 +93,5 @@ record FuzzOutcome(Kind kind, String detail) {
             b.append("...");
         }
         return b + " @ " + frames;
-    }
-
-    /** A full stack trace, for the report of the first escapes. */
-    static String trace(Throwable t) {
-        StringWriter w = new StringWriter();
-        t.printStackTrace(new PrintWriter(w));
-        return w.toString();
     }
 }

@@ -15,11 +15,13 @@ import ucar.ma2.Range;
 import ucar.ma2.Section;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Variable;
+import ucar.nc2.dataset.NetcdfDataset;
 
 /**
  * Runs one fuzz case through the whole reader as a netCDF-Java user sees it: an in-memory store,
  * the metadata layer, the IOSP building CDM objects, then reads of every variable (whole when it is
- * small enough, and its first element, last element and a strided section).
+ * small enough, and its first element, last element and a strided section), and the small ones
+ * again through cdm's CF enhancements.
  */
 final class FuzzProbe {
     private FuzzProbe() {}
@@ -51,10 +53,33 @@ final class FuzzProbe {
                     return FuzzOutcome.escape("variable " + v.getFullName() + ": " + wrong);
                 }
             }
+            String wrong = readEnhanced(nc);
+            if (wrong != null) {
+                return FuzzOutcome.escape(wrong);
+            }
             return FuzzOutcome.of(FuzzOutcome.Kind.OPENED_AND_READ);
         } catch (Throwable t) { // an Error (stack overflow, out of memory) is exactly what this looks for
             return FuzzOutcome.ofFailure(t, location, null);
         }
+    }
+
+    /**
+     * What {@code NcZarrFiles.openDataset(url, true)} gives: cdm's CF enhancements (scale/offset,
+     * missing values, coordinate systems) over whatever attributes the mutation left; the small
+     * variables read through them (those read whole before).
+     */
+    private static String readEnhanced(NetcdfFile nc) throws IOException {
+        NetcdfDataset ds = new NetcdfDataset(nc, true);
+        for (Variable v : ds.getVariables()) {
+            Variable plain = nc.findVariable(v.getFullNameEscaped());
+            if (plain != null && isSmall(plain)) {
+                String wrong = checkSize(v.read(), v.getSize(), "enhanced read");
+                if (wrong != null) {
+                    return "variable " + v.getFullName() + ": " + wrong;
+                }
+            }
+        }
+        return null;
     }
 
     /** Reads the variable in several ways; a description of a wrong result, or {@code null}. */

@@ -26,18 +26,6 @@ final class FuzzSeeds {
     /** One dataset in memory, with the metadata conventions its URL asks for. */
     record Seed(String name, DatasetUrl.Format format, boolean xarray, NavigableMap<String, byte[]> objects) {
 
-        /** The keys of the JSON metadata objects (everything but chunks). */
-        List<String> metadataKeys() {
-            List<String> keys = new ArrayList<>();
-            for (String k : objects.keySet()) {
-                String last = k.substring(k.lastIndexOf('/') + 1);
-                if (last.startsWith(".")) {
-                    keys.add(k);
-                }
-            }
-            return keys;
-        }
-
         @Override
         public String toString() {
             return name;

@@ -38,10 +38,6 @@ final class FuzzTally {
         return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    synchronized List<String> escapes() {
-        return List.copyOf(escapes);
-    }
-
     /** {@code "1234 cases: CLEAN_ERROR 1000, OPENED_AND_READ 234, ESCAPE 0"} over the given kinds. */
     synchronized String summary(FuzzOutcome.Kind... kinds) {
         StringBuilder b = new StringBuilder().append(total()).append(" cases:");
