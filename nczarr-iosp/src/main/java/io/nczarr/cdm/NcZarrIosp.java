@@ -171,21 +171,16 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 return g;
             });
             for (VarModel vm : gm.variables()) {
-                refuseMerged(
-                        StoreKeys.join(vm.key(), ".zarray"),
-                        "variable " + childPath(gm, vm.name()),
-                        vm.name(),
-                        g.findVariable(cdmName(vm.name())));
-                Variable v = cdm(
-                        StoreKeys.join(vm.key(), ".zarray"),
-                        "variable " + childPath(gm, vm.name()),
-                        () -> variable(g, vm));
+                String key = StoreKeys.join(vm.key(), ".zarray");
+                String object = "variable " + childPath(gm, vm.name());
+                refuseMerged(key, object, vm.name(), g.findVariable(cdmName(vm.name())));
+                Variable v = cdm(key, object, () -> variable(g, vm));
                 ChunkReader reader = dataset.reader(vm);
                 // an unknown codec or a bad codec parameter fails the open, naming the variable
                 reader.checkCodecs();
                 v.setSPobject(reader);
                 readers.add(reader);
-                cdm(StoreKeys.join(vm.key(), ".zarray"), "variable " + childPath(gm, vm.name()), () -> {
+                cdm(key, object, () -> {
                     g.addVariable(v);
                     return v;
                 });

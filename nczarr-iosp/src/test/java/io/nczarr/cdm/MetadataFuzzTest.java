@@ -24,7 +24,7 @@ class MetadataFuzzTest {
 
     static final long SEED = Long.getLong("fuzz.seed", 0x5EED_0010L);
     static final int CASES_PER_DATASET = Integer.getInteger("fuzz.metadata.casesPerDataset", 140);
-    /** {@code -Dfuzz.verbose=true} prints every case and its outcome. */
+    /** {@code -Dfuzz.verbose=true} prints every case and its outcome, and the counts per dataset. */
     static final boolean VERBOSE = Boolean.getBoolean("fuzz.verbose");
     /** A case slower than this counts as a hang. */
     static final Duration SLOW = Duration.ofSeconds(10);
@@ -62,7 +62,9 @@ class MetadataFuzzTest {
             }
         });
         TOTAL.addAll(tally);
-        System.out.println("metadata fuzz " + seed.name() + ": " + tally.report(KINDS));
+        if (VERBOSE) {
+            System.out.println("metadata fuzz " + seed.name() + ": " + tally.report(KINDS));
+        }
         assertEquals(0, tally.count(FuzzOutcome.Kind.ESCAPE), () -> tally.report(KINDS));
     }
 
