@@ -19,6 +19,7 @@ import io.nczarr.store.Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -157,9 +158,13 @@ public final class ChunkReader {
      */
     public Object read(long[] origin, int[] count, int[] stride) throws IOException {
         if (var.isScalar()) {
-            origin = new long[] {0};
-            count = new int[] {1};
-            stride = new int[] {1};
+            // the one element of the stored array, whatever its rank (NCZarr stores a scalar as [1])
+            int rank = arrayShape.length;
+            origin = new long[rank];
+            count = new int[rank];
+            stride = new int[rank];
+            Arrays.fill(count, 1);
+            Arrays.fill(stride, 1);
         }
         SectionPlan.Extent extent;
         try {
@@ -252,13 +257,13 @@ public final class ChunkReader {
                 return null;
             }));
         }
-        IOException first = null;
+        Throwable first = null;
         for (Future<Void> f : futures) {
             try {
                 f.get();
             } catch (ExecutionException e) {
                 if (first == null) {
-                    first = e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+                    first = e.getCause();
                     futures.forEach(x -> x.cancel(false));
                 }
             } catch (InterruptedException e) {
@@ -270,8 +275,25 @@ public final class ChunkReader {
             }
         }
         if (first != null) {
-            throw first;
+            throw rethrown(first);
         }
+    }
+
+    /**
+     * A task's failure as this thread throws it: the same exception, as a serial read would have
+     * thrown it (a task only throws IOExceptions, RuntimeExceptions and Errors).
+     */
+    private IOException rethrown(Throwable t) {
+        if (t instanceof IOException io) {
+            return io;
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new ChunkException(store.location(), null, var.name(), "chunk read failed: " + t, t);
     }
 
     /** Fetch, decode and copy one chunk. */

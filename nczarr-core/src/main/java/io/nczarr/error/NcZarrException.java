@@ -27,11 +27,34 @@ public class NcZarrException extends IOException {
     }
 
     public NcZarrException(String dataset, String key, String variable, String detail, Throwable cause) {
-        super(compose(dataset, key, variable, detail), cause);
+        super(compose(dataset, key, variable, bounded(detail)), cause);
         this.dataset = dataset;
         this.key = key;
         this.variable = variable;
-        this.detail = detail;
+        this.detail = bounded(detail);
+    }
+
+    /**
+     * Longest detail kept. Details quote the metadata values they refuse, and hostile metadata makes
+     * those megabytes long: a message is a log line, not a copy of the input.
+     */
+    static final int MAX_DETAIL = 1000;
+
+    /** {@code s} with its middle left out when longer than {@link #MAX_DETAIL}; both ends tell what failed. */
+    static String bounded(String s) {
+        if (s == null || s.length() <= MAX_DETAIL) {
+            return s;
+        }
+        int head = MAX_DETAIL * 2 / 3;
+        int tail = MAX_DETAIL / 4;
+        if (Character.isHighSurrogate(s.charAt(head - 1))) {
+            head--;
+        }
+        if (Character.isLowSurrogate(s.charAt(s.length() - tail))) {
+            tail--;
+        }
+        return s.substring(0, head) + "...(" + (s.length() - head - tail) + " characters left out)..."
+                + s.substring(s.length() - tail);
     }
 
     /** The dataset location as given by the user, with credentials removed; null when not known. */

@@ -39,8 +39,11 @@ final class Attributes {
             return null;
         }
         String t = typeText.trim();
-        if (t.matches("\\d+")) {
+        if (t.matches("\\d{1,9}")) {
             return NcType.fromNcTypeNumber(Integer.parseInt(t));
+        }
+        if (t.matches("\\d+")) {
+            return null; // no nc_type has that many digits
         }
         NumpyDtype dt = NumpyDtype.parseOrNull(t);
         if (dt == null) {
@@ -120,10 +123,10 @@ final class Attributes {
         if (v.isTextual()) {
             return new Attr(name, NcType.CHAR, v.textValue());
         }
-        List<JsonNode> items = elements(v);
-        if (v.isArray() && items.isEmpty() || v.isNull() || v.isObject()) {
+        if (v.isArray() && (v.isEmpty() || hasContainer(v)) || v.isNull() || v.isObject()) {
             return jsonText(name, v);
         }
+        List<JsonNode> items = elements(v);
         boolean allBool = true;
         boolean allNumber = true;
         boolean allText = true;
@@ -167,6 +170,16 @@ final class Attributes {
             }
         }
         return true;
+    }
+
+    /** A list holding a list or an object (a nested list is JSON text, not values). */
+    private static boolean hasContainer(JsonNode arr) {
+        for (JsonNode n : arr) {
+            if (n.isContainerNode()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean allTextual(JsonNode arr) {

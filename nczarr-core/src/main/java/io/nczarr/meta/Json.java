@@ -1,7 +1,9 @@
 package io.nczarr.meta;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
@@ -19,7 +21,19 @@ import java.util.Optional;
 public final class Json {
     private Json() {}
 
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
+    /**
+     * Deepest JSON accepted. Real metadata is a few levels deep; a hostile document nested 100,000
+     * deep must be a {@link MetadataException}, not a StackOverflowError in whatever walks the tree.
+     * Not above Jackson's default write depth (1000), so any subtree read can be written back out
+     * ({@code JsonNode.toString()} of a JSON-valued attribute).
+     */
+    static final int MAX_NESTING_DEPTH = 1000;
+
+    public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_NESTING_DEPTH)
+                            .build())
+                    .build())
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(JsonReadFeature.ALLOW_LEADING_PLUS_SIGN_FOR_NUMBERS)
             .build();
@@ -34,12 +48,9 @@ public final class Json {
      * may be anything, not metadata.
      */
     public static JsonNode parse(String dataset, String key, byte[] bytes) throws MetadataException {
+        JsonNode n;
         try {
-            JsonNode n = MAPPER.readTree(bytes);
-            if (n == null || n.isMissingNode()) {
-                throw new MetadataException(dataset, key, "malformed JSON: empty object");
-            }
-            return n;
+            n = MAPPER.readTree(bytes);
         } catch (JsonProcessingException e) {
             throw new MetadataException(dataset, key, "malformed JSON: " + describe(e, bytes));
         } catch (IOException e) {
@@ -48,6 +59,10 @@ public final class Json {
                     key,
                     "malformed JSON: unreadable text (" + e.getClass().getSimpleName() + ")");
         }
+        if (n == null || n.isMissingNode()) {
+            throw new MetadataException(dataset, key, "malformed JSON: the object is empty (no JSON value)");
+        }
+        return n;
     }
 
     /** What is wrong and where: "syntax error at line 1, column 6, near '{"a": tru}'". */
@@ -74,6 +89,10 @@ public final class Json {
         }
         if (e instanceof InputCoercionException) {
             return "number out of range";
+        }
+        String original = e.getOriginalMessage();
+        if (original != null && original.startsWith("Invalid UTF-8")) {
+            return "not valid UTF-8 text"; // the classification only: the parser's message quotes the bytes
         }
         return "syntax error";
     }

@@ -13,10 +13,12 @@ import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads NCZarr metadata in every spelling netcdf-c has written: NCZarr 1.0 ({@code .nczgroup},
@@ -105,18 +107,13 @@ final class NcZarrReader {
         }
         List<String> varNames = names(where, either((ObjectNode) groupMeta, "arrays", "vars"), "vars");
         List<String> groupNames = names(where, either((ObjectNode) groupMeta, "groups"), "groups");
+        checkUnique(where, path, varNames, groupNames);
         // every listed variable's .zarray/.zattrs and subgroup's .zgroup/.zattrs will be read
         // (an illegal name fails below, before its objects are used)
         meta.prefetch(MetadataSource.objectsOf(key, varNames, ".zarray", ".zattrs"));
         meta.prefetch(MetadataSource.objectsOf(key, groupNames, ".zgroup", ".zattrs"));
 
-        Map<String, String> types = new HashMap<>();
-        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
-        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
-        if (attrMeta == null) {
-            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
-            v1AttrTypes(key, types);
-        }
+        Map<String, String> types = attributeTypes(key, zattrs);
         List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, types);
 
         List<GroupInfo> groups = new ArrayList<>();
@@ -127,14 +124,24 @@ final class NcZarrReader {
         return new GroupInfo(name, path, key, dims, attrs, varNames, groups);
     }
 
-    private void v1AttrTypes(String key, Map<String, String> types) throws IOException {
+    /** The NCZarr attribute types of the object at {@code key} (a group's or a variable's prefix). */
+    private Map<String, String> attributeTypes(String key, ObjectNode zattrs) throws IOException {
+        Map<String, String> types = new LinkedHashMap<>();
+        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
+        if (attrMeta != null) {
+            VariableBuilder.putTypes(dataset, StoreKeys.join(key, ".zattrs"), "_nczarr_attr", attrMeta, types);
+            return types;
+        }
+        // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
         for (String k : new String[] {".nczattrs", ".nczattr"}) {
-            Optional<ObjectNode> o = meta.object(StoreKeys.join(key, k));
+            String v1Key = StoreKeys.join(key, k);
+            Optional<ObjectNode> o = meta.object(v1Key);
             if (o.isPresent()) {
-                VariableBuilder.putTypes(o.get(), types);
-                return;
+                VariableBuilder.putTypes(dataset, v1Key, k, o.get(), types);
+                break;
             }
         }
+        return types;
     }
 
     private Dim parseDim(String where, String name, JsonNode v) throws MetadataException {
@@ -142,7 +149,7 @@ final class NcZarrReader {
         long len;
         boolean unlimited = false;
         JsonNode size = v.isObject() ? v.get("size") : v;
-        if (size == null || !(size.isIntegralNumber() || size.isTextual())) {
+        if (size == null || !(size.isIntegralNumber() && size.canConvertToLong() || size.isTextual())) {
             throw new MetadataException(dataset, where, "dimension '" + name + "': length " + v + " is not an integer");
         }
         try {
@@ -177,9 +184,36 @@ final class NcZarrReader {
         return out;
     }
 
+    /**
+     * A group lists each name once, and no name both as a variable and as a subgroup: netCDF wants
+     * names unique within a group, and the two would share one store prefix.
+     */
+    private void checkUnique(String where, String path, List<String> varNames, List<String> groupNames)
+            throws MetadataException {
+        Set<String> vars = new HashSet<>();
+        for (String v : varNames) {
+            if (!vars.add(v)) {
+                throw new MetadataException(
+                        dataset, where, "vars: group '" + path + "' lists variable '" + v + "' twice");
+            }
+        }
+        Set<String> groups = new HashSet<>();
+        for (String g : groupNames) {
+            if (!groups.add(g)) {
+                throw new MetadataException(
+                        dataset, where, "groups: group '" + path + "' lists subgroup '" + g + "' twice");
+            }
+            if (vars.contains(g)) {
+                throw new MetadataException(
+                        dataset, where, "group '" + path + "' lists '" + g + "' both as a variable and as a subgroup");
+            }
+        }
+    }
+
     private void checkName(String where, String name) throws MetadataException {
-        if (name.isEmpty() || name.contains("/") || !StoreKeys.isSafe(name)) {
-            throw new MetadataException(dataset, where, "illegal object name '" + name + "'");
+        String problem = Names.objectProblem(name);
+        if (problem != null) {
+            throw new MetadataException(dataset, where, "illegal object name '" + name + "': " + problem);
         }
     }
 
@@ -278,13 +312,7 @@ final class NcZarrReader {
         }
 
         ElementType et = VariableBuilder.elementType(dataset, zarrayKey, array, true);
-        Map<String, String> types = new LinkedHashMap<>();
-        JsonNode attrMeta = either(zattrs, "_nczarr_attr", "_NCZARR_ATTR");
-        VariableBuilder.putTypes((ObjectNode) attrMeta, types);
-        if (attrMeta == null) {
-            // NCZarr 1.0 keeps the types in a separate object (not worth a request otherwise)
-            v1AttrTypes(key, types);
-        }
+        Map<String, String> types = attributeTypes(key, zattrs);
         String zattrsKey = StoreKeys.join(key, ".zattrs");
         List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, types);
         Attr fillAttr = VariableBuilder.fillAttribute(

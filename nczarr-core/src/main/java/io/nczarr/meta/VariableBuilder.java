@@ -1,7 +1,6 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.error.MetadataException;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.Attr;
@@ -93,14 +92,38 @@ final class VariableBuilder {
         return all;
     }
 
-    /** Reads {@code "types"} of an NCZarr attribute-type object into a map. */
-    static void putTypes(ObjectNode typesHolder, Map<String, String> into) {
+    /**
+     * Reads {@code "types"} of an NCZarr attribute-type object ({@code _nczarr_attr}, or NCZarr 1.0's
+     * {@code .nczattrs}) into a map; {@code null} holds none.
+     *
+     * @param field how the holder is named in messages
+     * @throws MetadataException when the holder or its types map is not an object, or a type not a string
+     */
+    static void putTypes(String dataset, String key, String field, JsonNode typesHolder, Map<String, String> into)
+            throws MetadataException {
         if (typesHolder == null) {
             return;
         }
+        if (!typesHolder.isObject()) {
+            throw new MetadataException(dataset, key, field + ": not an object");
+        }
         JsonNode types = typesHolder.get("types");
-        if (types != null && types.isObject()) {
-            types.properties().forEach(e -> into.put(e.getKey(), e.getValue().asText()));
+        if (types == null || types.isNull()) {
+            return;
+        }
+        if (!types.isObject()) {
+            throw new MetadataException(dataset, key, field + ".types: not an object");
+        }
+        var it = types.properties().iterator();
+        while (it.hasNext()) {
+            var e = it.next();
+            if (!e.getValue().isTextual()) {
+                throw new MetadataException(
+                        dataset,
+                        key,
+                        field + ".types: the type of '" + e.getKey() + "' is not a string: " + e.getValue());
+            }
+            into.put(e.getKey(), e.getValue().textValue());
         }
     }
 }

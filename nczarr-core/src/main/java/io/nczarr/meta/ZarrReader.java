@@ -61,10 +61,12 @@ final class ZarrReader {
             String childKey = StoreKeys.join(key, child);
             Optional<ObjectNode> zarray = meta.object(StoreKeys.join(childKey, ".zarray"));
             if (zarray.isPresent()) {
+                checkName(StoreKeys.join(childKey, ".zarray"), child);
                 vars.add(readArray(child, childKey, zarray.get()));
                 continue;
             }
             if (meta.object(StoreKeys.join(childKey, ".zgroup")).isPresent()) {
+                checkName(StoreKeys.join(childKey, ".zgroup"), child);
                 String childPath = path.equals("/") ? "/" + child : path + "/" + child;
                 groups.add(readGroup(child, childPath, childKey));
             }
@@ -113,6 +115,13 @@ final class ZarrReader {
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
     }
 
+    private void checkName(String key, String name) throws MetadataException {
+        String problem = Names.objectProblem(name);
+        if (problem != null) {
+            throw new MetadataException(dataset, key, "illegal object name '" + name + "': " + problem);
+        }
+    }
+
     /** xarray's names if usable: a list of strings of the array's rank ({@code null} otherwise). */
     private List<String> dimensionNames(ObjectNode zattrs, int rank) {
         if (!xarray || zattrs == null || rank == 0) {
@@ -124,7 +133,7 @@ final class ZarrReader {
         }
         List<String> names = new ArrayList<>();
         for (JsonNode n : ad) {
-            if (!n.isTextual() || n.textValue().isEmpty() || n.textValue().contains("/")) {
+            if (!n.isTextual() || Names.problem(n.textValue()) != null) {
                 return null;
             }
             names.add(n.textValue());

@@ -23,13 +23,21 @@ public final class Datasets {
 
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
-        Store store = Stores.open(url, options.storeResources());
+        return open(Stores.open(url, options.storeResources()), url.format(), url.useXarrayDimensions(), options);
+    }
+
+    /**
+     * Reads the metadata of a store that is already open (an in-memory one, say) the way a URL with
+     * this format and xarray setting would; the store is closed with the result, or now if this fails.
+     */
+    public static OpenDataset open(
+            Store store, DatasetUrl.Format format, boolean xarrayDimensions, NcZarrOptions options) throws IOException {
         try {
             // the metadata reader knows no limits: it reads through a view bounded by the metadata limit
             DatasetModel model = MetadataReader.read(
                     Stores.bounded(store, options.limits().metadata()),
-                    url.format(),
-                    url.useXarrayDimensions(),
+                    format,
+                    xarrayDimensions,
                     store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);
             return new OpenDataset(store, model, options);
         } catch (IOException | RuntimeException e) {

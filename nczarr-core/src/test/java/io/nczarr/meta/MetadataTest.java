@@ -87,6 +87,9 @@ class MetadataTest {
                 "null                     | CHAR",
                 "[]                       | CHAR",
                 "[1, \"a\"]               | CHAR",
+                "[[1, 2], [3]]            | CHAR",
+                "[1, [2]]                 | CHAR",
+                "[{\"k\": 1}]             | CHAR",
             })
     void inferredAttributeTypes(String value, NcType expected) throws Exception {
         assertEquals(expected, Attributes.inferred("a", json(value)).type());
@@ -109,9 +112,28 @@ class MetadataTest {
         assertEquals(NcType.CHAR, Attributes.typeOf("2"));
         assertEquals(NcType.CHAR, Attributes.typeOf(">S1"));
         assertNull(Attributes.typeOf("|J0"));
+        assertNull(Attributes.typeOf("99999999999"), "more digits than any nc_type");
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> Attributes.typed("a", NcType.BYTE, json("300")));
         assertTrue(e.getMessage().contains("300"));
+    }
+
+    @Test
+    void nestedListsAreJsonTextNotAnError() throws Exception {
+        Attr a = Attributes.inferred("a", json("[[1, 2], [3]]"));
+        assertEquals("[[1,2],[3]]", a.value());
+        assertTrue(a.json());
+    }
+
+    @Test
+    void netcdfNames() {
+        assertNull(Names.problem("a b"));
+        assertNull(Names.problem("\u00e9t\u00e9"));
+        for (String bad : new String[] {"", "a/b", "a\u0001", "x\u007f", " x", "x "}) {
+            assertTrue(Names.problem(bad) != null, bad);
+        }
+        assertTrue(Names.objectProblem("..") != null);
+        assertNull(Names.problem("a:b"), "a dimension name need not be a store key");
     }
 
     @Test

@@ -39,12 +39,29 @@ public final class NcZarrFiles {
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }
-        OpenDataset dataset = Datasets.open(url, options);
+        OpenDataset dataset;
+        try {
+            dataset = Datasets.open(url, options);
+        } catch (RuntimeException e) {
+            throw Guard.unexpected(Guard.name(url), null, e);
+        }
+        return open(dataset, location);
+    }
+
+    /**
+     * Wraps a dataset that is already open (from a URL, or from an in-memory store in tests) in a
+     * NetcdfFile; the dataset is closed if that fails.
+     */
+    static NetcdfFile open(OpenDataset dataset, String location) throws IOException {
         try {
             return new NetcdfFileSubclass(new NcZarrIosp(dataset), null, location, null);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             dataset.close();
             throw e;
+        } catch (RuntimeException e) {
+            dataset.close();
+            // cdm wraps whatever the IOSP's open threw that is not an IOException
+            throw Guard.unexpected(dataset.model().location(), null, e);
         }
     }
 
@@ -55,6 +72,15 @@ public final class NcZarrFiles {
      * an {@code aws.profile}, plain HTTP ranges otherwise. A local path is opened directly.
      */
     private static NetcdfFile openBytes(DatasetUrl url, String location, NcZarrOptions options) throws IOException {
+        try {
+            return openBytes0(url, location, options);
+        } catch (RuntimeException e) {
+            // cdm's own netCDF-3/HDF5 readers, on a file they cannot parse
+            throw Guard.unexpected(Guard.name(url), null, e);
+        }
+    }
+
+    private static NetcdfFile openBytes0(DatasetUrl url, String location, NcZarrOptions options) throws IOException {
         if ("file".equals(url.scheme())) {
             return NetcdfFile.open(url.localPath().toString());
         }
@@ -72,9 +98,14 @@ public final class NcZarrFiles {
         NetcdfFile nc = open(location);
         try {
             return new NetcdfDataset(nc, enhance);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             nc.close();
             throw e;
+        } catch (RuntimeException e) {
+            // cdm's enhancements (coordinate systems, scale/offset) on attributes they cannot use
+            DatasetModel model = model(nc);
+            nc.close();
+            throw Guard.unexpected(model != null ? model.location() : Guard.name(Datasets.parse(location)), null, e);
         }
     }
 

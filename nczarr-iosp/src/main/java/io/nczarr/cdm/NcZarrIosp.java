@@ -2,6 +2,8 @@ package io.nczarr.cdm;
 
 import io.nczarr.chunk.ChunkReader;
 import io.nczarr.chunk.ReadProgress;
+import io.nczarr.error.NcZarrException;
+import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.Attr;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.model.Dim;
@@ -10,6 +12,7 @@ import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.store.StoreKeys;
 import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -21,6 +24,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Range;
@@ -90,13 +94,25 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     @Override
     public void open(RandomAccessFile raf, NetcdfFile ncfile, CancelTask cancelTask) throws IOException {
         this.raf = raf;
-        if (dataset == null) {
-            // reached through NetcdfFile.open(".../.zgroup" or "x.zip"): open the store ourselves
-            dataset = Datasets.open(Datasets.parse(raf.getLocation()), NcZarrOptions.shared());
-            model = dataset.model();
+        try {
+            if (dataset == null) {
+                // reached through NetcdfFile.open(".../.zgroup" or "x.zip"): open the store ourselves
+                dataset = Datasets.open(Datasets.parse(raf.getLocation()), NcZarrOptions.shared());
+                model = dataset.model();
+            }
+            new CdmBuilder(ncfile).build(model.root());
+            ncfile.finish();
+        } catch (RuntimeException e) {
+            throw Guard.unexpected(location(), null, e);
         }
-        new CdmBuilder(ncfile).build(model.root());
-        ncfile.finish();
+    }
+
+    /** The dataset for error messages: the store's (credential-free) location once it is open. */
+    private String location() {
+        if (model != null) {
+            return model.location();
+        }
+        return raf == null ? null : raf.getLocation();
     }
 
     /** Builds the CDM objects from the model. */
@@ -116,62 +132,157 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
         private void addDimensions(GroupModel gm, Group g) throws IOException {
             for (Dim d : gm.dimensions()) {
+                String path = childPath(gm, d.name());
                 if (d.length() > Integer.MAX_VALUE) {
-                    throw new IOException(
-                            model.location() + ": dimension " + d.name() + " is longer than netCDF-Java allows");
+                    throw new UnsupportedFeatureException(
+                            model.location(),
+                            groupKey(gm),
+                            null,
+                            "dimensions of 2^31 or more",
+                            "dimension " + path + " of length " + d.length() + " is longer than netCDF-Java allows",
+                            null);
                 }
                 // cdm 4.5.5 only allows a zero length on an unlimited dimension
                 boolean unlimited = d.unlimited() || d.length() == 0;
-                Dimension dim = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
-                g.addDimension(dim);
-                dims.put(gm.path().equals("/") ? "/" + d.name() : gm.path() + "/" + d.name(), dim);
+                refuseMerged(groupKey(gm), "dimension " + path, d.name(), g.findDimensionLocal(cdmName(d.name())));
+                Dimension dim = cdm(groupKey(gm), "dimension " + path, () -> {
+                    Dimension nd = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
+                    g.addDimension(nd);
+                    return nd;
+                });
+                dims.put(path, dim);
             }
             for (GroupModel c : gm.groups()) {
-                Group cg = new Group(ncfile, g, c.name());
-                g.addGroup(cg);
+                refuseMerged(groupKey(c), "group " + c.path(), c.name(), g.findGroup(cdmName(c.name())));
+                Group cg = cdm(groupKey(c), "group " + c.path(), () -> {
+                    Group ng = new Group(ncfile, g, c.name());
+                    g.addGroup(ng);
+                    return ng;
+                });
                 addDimensions(c, cg);
             }
         }
 
         private void fill(GroupModel gm, Group g) throws IOException {
-            for (Attr a : gm.attributes()) {
-                g.addAttribute(CdmValues.attribute(a));
-            }
+            cdm(groupKey(gm), "the attributes of group " + gm.path(), () -> {
+                for (Attr a : gm.attributes()) {
+                    g.addAttribute(CdmValues.attribute(a));
+                }
+                return g;
+            });
             for (VarModel vm : gm.variables()) {
-                Variable v = new Variable(ncfile, g, null, vm.name());
-                v.setDataType(CdmValues.dataType(vm.type()));
-                List<Dimension> vd = new ArrayList<>();
-                for (String path : vm.dimensions()) {
-                    vd.add(dims.get(path));
-                }
-                v.setDimensions(vd);
-                for (Attr a : vm.attributes()) {
-                    v.addAttribute(CdmValues.attribute(a));
-                }
-                if (vm.type().isUnsigned()) {
-                    v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
-                }
-                if (!vm.isScalar()) {
-                    v.addAttribute(new Attribute(
-                            CdmValues.CHUNK_SIZES,
-                            Array.factory(vm.array().chunks().clone())));
-                }
+                String key = StoreKeys.join(vm.key(), ".zarray");
+                String object = "variable " + childPath(gm, vm.name());
+                refuseMerged(key, object, vm.name(), g.findVariable(cdmName(vm.name())));
+                Variable v = cdm(key, object, () -> variable(g, vm));
                 ChunkReader reader = dataset.reader(vm);
                 // an unknown codec or a bad codec parameter fails the open, naming the variable
                 reader.checkCodecs();
                 v.setSPobject(reader);
                 readers.add(reader);
-                g.addVariable(v);
+                cdm(key, object, () -> {
+                    g.addVariable(v);
+                    return v;
+                });
             }
             int i = 0;
             for (GroupModel c : gm.groups()) {
                 fill(c, g.getGroups().get(i++));
             }
         }
+
+        private Variable variable(Group g, VarModel vm) {
+            Variable v = new Variable(ncfile, g, null, vm.name());
+            v.setDataType(CdmValues.dataType(vm.type()));
+            List<Dimension> vd = new ArrayList<>();
+            for (String path : vm.dimensions()) {
+                vd.add(dims.get(path));
+            }
+            v.setDimensions(vd);
+            if (!fitsOneArray(vm.shape())) {
+                // cdm 4.5.5 decides whether to cache the whole variable from its size in bytes, which
+                // overflows for such shapes: every read would then try to read all of it
+                v.setCaching(false);
+            }
+            for (Attr a : vm.attributes()) {
+                v.addAttribute(CdmValues.attribute(a));
+            }
+            if (vm.type().isUnsigned()) {
+                v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
+            }
+            if (!vm.isScalar()) {
+                v.addAttribute(new Attribute(
+                        CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
+            }
+            return v;
+        }
+
+        /**
+         * cdm 4.5.5 turns blanks in names into underscores ({@code "a b"} is {@code "a_b"}), so two
+         * names netCDF keeps apart can meet in one group; {@code clash} is what already has the name.
+         */
+        private void refuseMerged(String key, String object, String name, Object clash)
+                throws UnsupportedFeatureException {
+            if (clash != null) {
+                throw new UnsupportedFeatureException(
+                        model.location(),
+                        key,
+                        null,
+                        "names that netCDF-Java makes equal",
+                        object + " is named '" + cdmName(name)
+                                + "' in netCDF-Java, a name its group already has for another object",
+                        null);
+            }
+        }
+
+        /**
+         * Runs cdm calls that build {@code object}: cdm refuses what it cannot represent (a duplicate
+         * name, say) with a RuntimeException, which becomes the project's exception naming the object.
+         */
+        private <T> T cdm(String key, String object, Supplier<T> calls) throws NcZarrException {
+            try {
+                return calls.get();
+            } catch (RuntimeException e) {
+                throw Guard.cdmRefused(model.location(), key, object, e);
+            }
+        }
+    }
+
+    /** The name netCDF-Java gives an object called {@code name}. */
+    private static String cdmName(String name) {
+        return NetcdfFile.makeValidCdmObjectName(name);
+    }
+
+    /** Whether a variable of this shape could be read whole into one Java array. */
+    private static boolean fitsOneArray(long[] shape) {
+        long n = 1;
+        for (long len : shape) {
+            if (len != 0 && n > (Integer.MAX_VALUE - 8) / len) {
+                return false;
+            }
+            n *= len;
+        }
+        return true;
+    }
+
+    private static String childPath(GroupModel g, String name) {
+        return g.path().equals("/") ? "/" + name : g.path() + "/" + name;
+    }
+
+    private static String groupKey(GroupModel g) {
+        return StoreKeys.join(g.key(), ".zgroup");
     }
 
     @Override
     public Array readData(Variable v2, Section section) throws IOException, InvalidRangeException {
+        try {
+            return read(v2, section);
+        } catch (RuntimeException e) {
+            throw Guard.unexpected(location(), v2.getFullName(), e);
+        }
+    }
+
+    private Array read(Variable v2, Section section) throws IOException, InvalidRangeException {
         ChunkReader reader = (ChunkReader) v2.getSPobject();
         Section s;
         try {
