@@ -2,8 +2,6 @@ package io.nczarr.cdm;
 
 import io.nczarr.error.NcZarrException;
 import io.nczarr.url.DatasetUrl;
-import java.net.URI;
-import java.net.URISyntaxException;
 
 /**
  * The binding's last line of defence: no RuntimeException (a bug below, or netCDF-Java refusing an
@@ -30,22 +28,8 @@ final class Guard {
         return new NcZarrException(dataset, key, null, CDM_REFUSED + object + ": " + e.getMessage(), e);
     }
 
-    /**
-     * A name for a dataset whose store is not open yet: the local path, or the remote URL without user
-     * information, query and fragment (where credentials could be).
-     */
+    /** A name for a dataset whose store is not open yet: the URL as given, with credentials redacted. */
     static String name(DatasetUrl url) {
-        if (url.localPath() != null) {
-            return url.localPath().toString();
-        }
-        URI u = url.uri();
-        if (u == null) {
-            return url.scheme() + " dataset";
-        }
-        try {
-            return new URI(u.getScheme(), null, u.getHost(), u.getPort(), u.getPath(), null, null).toString();
-        } catch (URISyntaxException e) {
-            return u.getScheme() + "://" + u.getHost();
-        }
+        return url.toString(); // redacted (io.nczarr.error.Redaction), as in every other message
     }
 }

@@ -37,8 +37,8 @@ class GuardTest {
     void aDatasetNameBeforeTheStoreIsOpenCarriesNoCredentials() {
         String name =
                 Guard.name(DatasetUrl.parse("https://user:secret@host.example/bucket/x.zarr?token=abc#mode=zarr,s3"));
-        assertFalse(name.contains("secret") || name.contains("user") || name.contains("token"), name);
+        assertFalse(name.contains("secret") || name.contains("user") || name.contains("abc"), name);
         assertTrue(name.contains("host.example/bucket/x.zarr"), name);
-        assertEquals("/data/x.zarr", Guard.name(DatasetUrl.parse("/data/x.zarr#mode=zarr,file")));
+        assertTrue(Guard.name(DatasetUrl.parse("/data/x.zarr#mode=zarr,file")).startsWith("/data/x.zarr"));
     }
 }
