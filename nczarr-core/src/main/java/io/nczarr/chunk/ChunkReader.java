@@ -218,6 +218,9 @@ public final class ChunkReader {
 
     /** The store key of a chunk: indexes joined by the dimension separator ({@code "0"} for 0-d). */
     String chunkKey(long[] idx) {
+        if (var.array().isV3()) {
+            return var.array().v3().chunkKey(var.key(), idx, var.array().shape().length);
+        }
         StringBuilder sb = new StringBuilder(var.key()).append('/');
         if (var.array().shape().length == 0) {
             return sb.append('0').toString();
@@ -323,6 +326,11 @@ public final class ChunkReader {
         CodecPipeline p = pipeline;
         if (p == null) {
             ArrayMeta a = var.array();
+            if (a.isV3()) {
+                p = V3Chunks.pipeline(var, this::create, chunkElements);
+                pipeline = p;
+                return p;
+            }
             // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
             p = V2Pipeline.build(
                     a.compressor(),
@@ -341,7 +349,8 @@ public final class ChunkReader {
             return codecs.create(c);
         } catch (NcZarrException e) {
             // an unknown codec or bad parameters: the type stays, the .zarray that names the codec is added
-            throw e.withContext(store.location(), var.key() + "/.zarray", var.name());
+            throw e.withContext(
+                    store.location(), var.key() + (var.array().isV3() ? "/zarr.json" : "/.zarray"), var.name());
         }
     }
 }
