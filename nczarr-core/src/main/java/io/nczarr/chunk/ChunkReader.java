@@ -4,6 +4,7 @@ import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.ShardingCodec;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.NcZarrException;
@@ -46,6 +47,9 @@ public final class ChunkReader {
     private final int[] chunkShape;
     private final long[] arrayShape;
     private final int chunkElements;
+    /** Partial reads of shards; {@code null} unless the chain is one sharding_indexed codec. */
+    private final ShardReader shards;
+
     private volatile CodecPipeline pipeline;
     private volatile ReadProgress progress;
 
@@ -60,7 +64,10 @@ public final class ChunkReader {
         ArrayMeta a = var.array();
         // a 0-d array is one chunk of one element, stored under key "0"
         this.arrayShape = a.shape().length == 0 ? new long[] {1} : a.shape();
-        this.chunkShape = a.chunks().length == 0 ? new int[] {1} : a.chunks();
+        int[] inner = V3Chunks.innerShape(var);
+        this.shards = inner == null ? null : new ShardReader(store, var, inner);
+        // a sharded array is read by inner chunks: the section is planned on their grid
+        this.chunkShape = inner != null ? inner : a.chunks().length == 0 ? new int[] {1} : a.chunks();
         this.chunkElements = (int) a.chunkElements();
     }
 
@@ -139,6 +146,10 @@ public final class ChunkReader {
         if (plan.elementCount() == 0) {
             return dest;
         }
+        if (shards != null) {
+            shards.read(plan, dest, (ShardingCodec) pipeline().decodeSteps().get(0), this::run);
+            return dest;
+        }
         List<ChunkTask> tasks = new ArrayList<>();
         for (ChunkPlan chunk : plan.chunks()) {
             tasks.add(new ChunkTask(chunk, dest));
@@ -152,13 +163,13 @@ public final class ChunkReader {
                 store.location(), null, var.name(), "reads of 2^31 elements or more", detail, null);
     }
 
-    private void run(List<ChunkTask> tasks) throws IOException {
+    private void run(List<? extends Callable<Void>> tasks) throws IOException {
         ReadProgress p = progress;
         AtomicLong done = new AtomicLong();
         long total = tasks.size();
         if (executor == null || tasks.size() == 1) {
-            for (ChunkTask t : tasks) {
-                t.call();
+            for (Callable<Void> t : tasks) {
+                call(t);
                 if (p != null) {
                     p.chunksDone(var.name(), done.incrementAndGet(), total);
                 }
@@ -166,7 +177,7 @@ public final class ChunkReader {
             return;
         }
         List<Future<Void>> futures = new ArrayList<>(tasks.size());
-        for (ChunkTask t : tasks) {
+        for (Callable<Void> t : tasks) {
             futures.add(executor.submit(() -> {
                 t.call();
                 if (p != null) {
@@ -194,6 +205,17 @@ public final class ChunkReader {
         }
         if (first != null) {
             throw first;
+        }
+    }
+
+    /** Runs a task in this thread, its failures as they are. */
+    private static void call(Callable<Void> t) throws IOException {
+        try {
+            t.call();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
         }
     }
 

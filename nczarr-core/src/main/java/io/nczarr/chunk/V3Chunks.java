@@ -1,5 +1,6 @@
 package io.nczarr.chunk;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.codec.V3Codecs;
@@ -23,6 +24,38 @@ final class V3Chunks {
                 a.fillValue(),
                 codecs,
                 cap(var, chunkElements));
+    }
+
+    /**
+     * The inner chunk shape when the array's chain is one {@code sharding_indexed} codec with no
+     * widening in front (so inner chunks can be read on their own); else {@code null}.
+     */
+    static int[] innerShape(VarModel var) {
+        ArrayMeta a = var.array();
+        if (!a.isV3() || a.shape().length == 0 || !a.v3().storedDtype().equals(a.dtype())) {
+            return null;
+        }
+        JsonNode codecs = a.v3().codecs();
+        if (codecs == null
+                || !codecs.isArray()
+                || codecs.size() != 1
+                || !"sharding_indexed".equals(codecs.get(0).path("name").asText())) {
+            return null;
+        }
+        JsonNode cs = codecs.get(0).path("configuration").path("chunk_shape");
+        int[] shard = a.chunks();
+        if (!cs.isArray() || cs.size() != shard.length) {
+            return null; // the pipeline reports it
+        }
+        int[] inner = new int[shard.length];
+        for (int d = 0; d < inner.length; d++) {
+            JsonNode v = cs.get(d);
+            inner[d] = v.isIntegralNumber() && v.canConvertToInt() ? v.intValue() : 0;
+            if (inner[d] <= 0 || shard[d] % inner[d] != 0) {
+                return null;
+            }
+        }
+        return inner;
     }
 
     /**

@@ -102,6 +102,32 @@ public final class S3Bucket implements Closeable {
     }
 
     /**
+     * The last {@code length} bytes of the object (all of it when shorter) in one suffix-range
+     * GET ({@code Range: bytes=-length}).
+     *
+     * @return empty when the object does not exist
+     */
+    public Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        if (length < 0) {
+            throw new IllegalArgumentException("negative length");
+        }
+        if (length == 0) {
+            return getRange(key, 0, 0);
+        }
+        GetObjectRequest req = GetObjectRequest.builder()
+                .bucket(bucket())
+                .key(key)
+                .range("bytes=-" + length)
+                .build();
+        try {
+            return fetch(key, req, length);
+        } catch (RangeNotSatisfiable e) {
+            // an empty object has no suffix
+            return Optional.of(new byte[0]);
+        }
+    }
+
+    /**
      * What one ranged read found: the bytes copied and the object's total length from the
      * response's {@code Content-Range} ({@code -1} if the server did not say).
      */
