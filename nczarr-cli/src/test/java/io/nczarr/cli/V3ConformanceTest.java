@@ -3,9 +3,7 @@ package io.nczarr.cli;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.ManifestCompare;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,13 +25,9 @@ class V3ConformanceTest {
         return Corpus.v3Bad().stream();
     }
 
-    /** Datasets whose conventions are not read yet, with the reason the test reports. */
-    static final Set<String> NOT_YET = Set.of("v3_nczarr_code", "v3_nczarr_doc");
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("good")
     void goodDatasets(Corpus.Entry e) throws Exception {
-        Assumptions.assumeFalse(NOT_YET.contains(e.name()), "NCZarr over Zarr v3 is not implemented yet");
         ManifestCompare.assertConforms(e, CorpusConformanceTest.manifest(e), tmp, "local");
     }
 

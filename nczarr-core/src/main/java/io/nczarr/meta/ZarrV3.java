@@ -1,5 +1,6 @@
 package io.nczarr.meta;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.model.GroupModel;
@@ -16,7 +17,11 @@ final class ZarrV3 {
             throws IOException {
         String dataset = store.location();
         MetadataSource meta = V3Consolidated.of(dataset, root).orElse(MetadataSource.of(store, prefetcher));
-        GroupModel g = new ZarrV3Reader(dataset, meta).read(root);
-        return new DatasetModel(dataset, "Zarr v3", g);
+        JsonNode attrs = root.get("attributes");
+        String version = format == DatasetUrl.Format.ZARR || attrs == null || !attrs.isObject()
+                ? null
+                : NcZarrV3Conventions.superblockVersion((ObjectNode) attrs);
+        GroupModel g = new ZarrV3Reader(dataset, meta, version != null).read(root);
+        return new DatasetModel(dataset, version != null ? "NCZarr " + version + " (Zarr v3)" : "Zarr v3", g);
     }
 }

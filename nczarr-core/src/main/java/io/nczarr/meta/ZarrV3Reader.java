@@ -33,6 +33,11 @@ import java.util.Set;
  * attributes typed from their JSON values, {@code _FillValue} from the attribute (xarray's base64
  * form included) or the {@code fill_value}. Arrays whose data type has no netCDF rule are left out
  * and listed in the root attribute {@code _unreadable_arrays}.
+ *
+ * <p>With {@code nczarr} (NCZarr over v3, see {@link NcZarrV3Conventions}): each group's
+ * dimensions and members come from {@code _nczarr_group}, a variable's dimensions from
+ * {@code _nczarr_array.dimension_references}, attribute types from {@code _nczarr_attrs}, uint8
+ * with {@code nczarr_type: "char"} is char, and {@code _FillValue} is reported only as an attribute.
  */
 final class ZarrV3Reader {
 
@@ -58,10 +63,15 @@ final class ZarrV3Reader {
     private final Map<String, Dim> rootDims = new LinkedHashMap<>();
     private final Map<String, String> dimOrigin = new LinkedHashMap<>();
     private final List<String> unreadable = new ArrayList<>();
+    /** NCZarr: every group dimension by full path, for dimension references */
+    private final Map<String, Dim> groupDims = new LinkedHashMap<>();
 
-    ZarrV3Reader(String dataset, MetadataSource meta) {
+    private final boolean nczarr;
+
+    ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
         this.dataset = dataset;
         this.meta = meta;
+        this.nczarr = nczarr;
     }
 
     /** Reads the hierarchy below the root node {@code root}. */
@@ -79,8 +89,8 @@ final class ZarrV3Reader {
             attrs = new ArrayList<>(attrs);
             attrs.add(new Attr(UNREADABLE, NcType.CHAR, String.join("\n", unreadable)));
         }
-        return new GroupModel(
-                g.name(), g.path(), g.key(), new ArrayList<>(rootDims.values()), attrs, g.variables(), g.groups());
+        List<Dim> dims = nczarr ? g.dimensions() : new ArrayList<>(rootDims.values());
+        return new GroupModel(g.name(), g.path(), g.key(), dims, attrs, g.variables(), g.groups());
     }
 
     /** zarr_format 3 and no extension this reader must understand. */
@@ -119,9 +129,20 @@ final class ZarrV3Reader {
 
     private GroupModel readGroup(String name, String path, String key, ObjectNode node) throws IOException {
         String nodeKey = StoreKeys.join(key, "zarr.json");
-        List<Attr> attrs = attributeList(nodeKey, attributes(node, nodeKey));
+        ObjectNode attrsNode = attributes(node, nodeKey);
+        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        List<Dim> dims = List.of();
+        List<String> listed = null;
+        if (nczarr) {
+            dims = NcZarrV3Conventions.dimensions(dataset, nodeKey, attrsNode);
+            for (Dim d : dims) {
+                groupDims.put(path.equals("/") ? "/" + d.name() : path + "/" + d.name(), d);
+            }
+            // the members _nczarr_group lists: no listing needed (no LIST on S3)
+            listed = NcZarrV3Conventions.members(attrsNode);
+        }
         List<String> children = new ArrayList<>();
-        for (String c : meta.children(key)) {
+        for (String c : listed != null ? listed : meta.children(key)) {
             if (!c.startsWith(".") && !c.equals("zarr.json")) {
                 children.add(c);
             }
@@ -134,6 +155,12 @@ final class ZarrV3Reader {
             String childNodeKey = StoreKeys.join(childKey, "zarr.json");
             Optional<ObjectNode> n = meta.object(childNodeKey);
             if (n.isEmpty()) {
+                if (listed != null) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "_nczarr_group names '" + child + "' but " + childNodeKey + " does not exist");
+                }
                 continue; // not a node (e.g. a stray folder)
             }
             checkNode(n.get(), childNodeKey);
@@ -148,7 +175,7 @@ final class ZarrV3Reader {
                 groups.add(readGroup(child, childPath, childKey, n.get()));
             }
         }
-        return new GroupModel(name, path, key, List.of(), attrs, vars, groups);
+        return new GroupModel(name, path, key, dims, attrs, vars, groups);
     }
 
     private ObjectNode attributes(ObjectNode node, String key) throws MetadataException {
@@ -171,11 +198,24 @@ final class ZarrV3Reader {
         if (attrs == null) {
             return out;
         }
+        Map<String, String> types = nczarr ? NcZarrV3Conventions.attributeTypes(attrs) : Map.of();
         for (Map.Entry<String, JsonNode> e : attrs.properties()) {
             String name = e.getKey();
             JsonNode v = e.getValue();
             if (Attributes.isInternal(name) || name.equals("_FillValue")) {
                 continue;
+            }
+            String type = types.get(name);
+            if (type != null) {
+                try {
+                    Attr a = NcZarrV3Conventions.typed(name, type, v);
+                    if (a != null) {
+                        out.add(a);
+                        continue;
+                    }
+                } catch (IllegalArgumentException ex) {
+                    throw new MetadataException(dataset, nodeKey, "attribute '" + name + "': " + ex.getMessage());
+                }
             }
             if (isNested(v)) {
                 out.add(new Attr(name, NcType.CHAR, v.toString(), true));
@@ -259,8 +299,12 @@ final class ZarrV3Reader {
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }
-        List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         ObjectNode attrsNode = attributes(node, nodeKey);
+        JsonNode ncz = NcZarrV3Conventions.array(attrsNode);
+        if (nczarr && ncz.isObject()) {
+            return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
+        }
+        List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         List<Attr> attrs = attributeList(nodeKey, attrsNode);
         Object fill = fill(nodeKey, node.get("fill_value"), types, et);
         Attr fillAttr = null;
@@ -274,6 +318,71 @@ final class ZarrV3Reader {
         }
         return new VarModel(
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    /** An NCZarr variable: dimensions by reference, char by nczarr_type, _FillValue from the attribute only. */
+    private VarModel nczarrVariable(
+            String name,
+            String key,
+            String nodeKey,
+            long[] shape,
+            ArrayMeta array,
+            ElementType et,
+            V3DataTypes.Mapping types,
+            ObjectNode attrsNode,
+            JsonNode ncz)
+            throws IOException {
+        if ("char".equals(ncz.path("nczarr_type").asText()) && types.stored().itemsize() == 1) {
+            et = new ElementType(NcType.CHAR, ElementType.Layout.NUMERIC, 1, java.nio.ByteOrder.LITTLE_ENDIAN);
+        }
+        boolean scalar = ncz.path("scalar").asInt(0) != 0;
+        long[] ncShape = scalar ? new long[0] : shape.clone();
+        List<String> dimPaths = new ArrayList<>();
+        JsonNode refs = ncz.get("dimension_references");
+        if (!scalar) {
+            if (refs == null || !refs.isArray() || refs.size() != shape.length) {
+                throw new MetadataException(
+                        dataset,
+                        nodeKey,
+                        "_nczarr_array.dimension_references: " + refs + " is not a list of " + shape.length
+                                + " dimensions");
+            }
+            for (int i = 0; i < shape.length; i++) {
+                String ref = refs.get(i).asText("");
+                Dim d = groupDims.get(ref);
+                if (d == null) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "_nczarr_array.dimension_references: '" + ref
+                                    + "' is not a dimension of an enclosing group");
+                }
+                if (d.length() != shape[i] && !d.unlimited()) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "dimension '" + ref + "' has length " + d.length() + " but the array's shape has "
+                                    + shape[i]);
+                }
+                dimPaths.add(ref);
+            }
+        }
+        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        Object fill =
+                et.ncType() == NcType.CHAR ? charFill(array.fillValue()) : fill(nodeKey, array.fillValue(), types, et);
+        Attr fillAttr = null;
+        JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
+        if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
+            fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+            if (fill == null) {
+                fill = FillValues.attributeValue(explicit, et.ncType());
+            }
+        }
+        return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    private static Object charFill(JsonNode fv) {
+        return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
     }
 
     private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
