@@ -4,6 +4,7 @@ import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.ShardingCodec;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.CodecException;
@@ -63,6 +64,9 @@ public final class ChunkReader {
     private final long[] arrayShape;
     private final int chunkElements;
     private final MemoryLimits limits;
+    /** Partial reads of shards; {@code null} unless the chain is one sharding_indexed codec. */
+    private final ShardReader shards;
+
     private volatile CodecPipeline pipeline;
     private volatile ReadProgress progress;
 
@@ -89,7 +93,12 @@ public final class ChunkReader {
         ArrayMeta a = var.array();
         // a 0-d array is one chunk of one element, stored under key "0"
         this.arrayShape = a.shape().length == 0 ? new long[] {1} : a.shape();
-        this.chunkShape = a.chunks().length == 0 ? new int[] {1} : a.chunks();
+        int[] inner = V3Chunks.innerShape(var);
+        this.shards = inner == null
+                ? null
+                : new ShardReader(store, var, inner, limits.chunk().bytes());
+        // a sharded array is read by inner chunks: the section is planned on their grid
+        this.chunkShape = inner != null ? inner : a.chunks().length == 0 ? new int[] {1} : a.chunks();
         this.chunkElements = (int) a.chunkElements();
     }
 
@@ -182,6 +191,10 @@ public final class ChunkReader {
         if (plan.elementCount() == 0) {
             return dest;
         }
+        if (shards != null) {
+            shards.read(plan, dest, (ShardingCodec) pipeline().decodeSteps().get(0), this::run);
+            return dest;
+        }
         List<ChunkTask> tasks = new ArrayList<>();
         for (ChunkPlan chunk : plan.chunks()) {
             tasks.add(new ChunkTask(chunk, dest));
@@ -234,13 +247,13 @@ public final class ChunkReader {
                 store.location(), null, var.name(), "reads of 2^31 elements or more", detail, null);
     }
 
-    private void run(List<ChunkTask> tasks) throws IOException {
+    private void run(List<? extends Callable<Void>> tasks) throws IOException {
         ReadProgress p = progress;
         AtomicLong done = new AtomicLong();
         long total = tasks.size();
         if (executor == null || tasks.size() == 1) {
-            for (ChunkTask t : tasks) {
-                t.call();
+            for (Callable<Void> t : tasks) {
+                call(t);
                 if (p != null) {
                     p.chunksDone(var.name(), done.incrementAndGet(), total);
                 }
@@ -248,7 +261,7 @@ public final class ChunkReader {
             return;
         }
         List<Future<Void>> futures = new ArrayList<>(tasks.size());
-        for (ChunkTask t : tasks) {
+        for (Callable<Void> t : tasks) {
             futures.add(executor.submit(() -> {
                 t.call();
                 if (p != null) {
@@ -296,6 +309,17 @@ public final class ChunkReader {
         return new ChunkException(store.location(), null, var.name(), "chunk read failed: " + t, t);
     }
 
+    /** Runs a task in this thread, its failures as they are. */
+    private static void call(Callable<Void> t) throws IOException {
+        try {
+            t.call();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new ChunkException(null, null, null, "chunk read failed: " + e, e);
+        }
+    }
+
     /** Fetch, decode and copy one chunk. */
     private final class ChunkTask implements Callable<Void> {
         private final ChunkPlan chunk;
@@ -317,6 +341,9 @@ public final class ChunkReader {
 
     /** The store key of a chunk: indexes joined by the dimension separator ({@code "0"} for 0-d). */
     String chunkKey(long[] idx) {
+        if (var.array().isV3()) {
+            return var.array().v3().chunkKey(var.key(), idx, var.array().shape().length);
+        }
         StringBuilder sb = new StringBuilder(var.key()).append('/');
         if (var.array().shape().length == 0) {
             return sb.append('0').toString();
@@ -470,6 +497,12 @@ public final class ChunkReader {
         CodecPipeline p = pipeline;
         if (p == null) {
             ArrayMeta a = var.array();
+            if (a.isV3()) {
+                p = V3Chunks.pipeline(
+                        var, this::create, chunkElements, limits.chunk().bytes());
+                pipeline = p;
+                return p;
+            }
             // vlen-utf8 turns bytes into strings: that is the element layout's job (StringChunk)
             // stages before the last are bounded by the chunk limit too (their sizes are not declared)
             p = V2Pipeline.build(
@@ -490,7 +523,8 @@ public final class ChunkReader {
             return codecs.create(c);
         } catch (NcZarrException e) {
             // an unknown codec or bad parameters: the type stays, the .zarray that names the codec is added
-            throw e.withContext(store.location(), var.key() + "/.zarray", var.name());
+            throw e.withContext(
+                    store.location(), var.key() + (var.array().isV3() ? "/zarr.json" : "/.zarray"), var.name());
         }
     }
 }

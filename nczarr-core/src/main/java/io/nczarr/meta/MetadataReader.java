@@ -40,6 +40,12 @@ public final class MetadataReader {
         MetadataSource meta = ConsolidatedMetadata.open(store, prefetcher).orElse(MetadataSource.of(store, prefetcher));
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
+            // Zarr v3 is looked for only when v2 is absent, so a v2 open costs no extra request
+            Optional<ObjectNode> zarrJson =
+                    meta.object(".zarray").isPresent() ? Optional.empty() : meta.object("zarr.json");
+            if (zarrJson.isPresent()) {
+                return ZarrV3.read(store, zarrJson.get(), format, prefetcher);
+            }
             if (meta.object(".zarray").isPresent()) {
                 throw new MetadataException(
                         dataset,

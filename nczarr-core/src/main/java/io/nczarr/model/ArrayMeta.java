@@ -19,6 +19,7 @@ import java.util.List;
  * @param compressor the compressor, or {@code null}
  * @param filters filters in encode order (decode applies them in reverse)
  * @param separator chunk key separator, {@code "."} or {@code "/"}
+ * @param v3 the Zarr v3 codec chain and key encoding, or {@code null} for a Zarr v2 array
  */
 public record ArrayMeta(
         long[] shape,
@@ -28,7 +29,26 @@ public record ArrayMeta(
         boolean fortranOrder,
         CodecConfig compressor,
         List<CodecConfig> filters,
-        String separator) {
+        String separator,
+        V3Layout v3) {
+
+    /** A Zarr v2 array. */
+    public ArrayMeta(
+            long[] shape,
+            int[] chunks,
+            NumpyDtype dtype,
+            JsonNode fillValue,
+            boolean fortranOrder,
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            String separator) {
+        this(shape, chunks, dtype, fillValue, fortranOrder, compressor, filters, separator, null);
+    }
+
+    /** Whether this is a Zarr v3 array. */
+    public boolean isV3() {
+        return v3 != null;
+    }
 
     /** Largest decoded chunk accepted: a chunk is held in memory whole while it is copied out. */
     public static final long MAX_CHUNK_BYTES = 1L << 30;

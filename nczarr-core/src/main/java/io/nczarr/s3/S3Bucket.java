@@ -117,6 +117,70 @@ public final class S3Bucket implements Closeable {
     }
 
     /**
+     * The last {@code length} bytes of the object (all of it when shorter) in one suffix-range
+     * GET ({@code Range: bytes=-length}).
+     *
+     * @return empty when the object does not exist
+     */
+    public Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        if (length < 0) {
+            throw new IllegalArgumentException("negative length");
+        }
+        if (length == 0) {
+            return getRange(key, 0, 0);
+        }
+        try {
+            return Optional.of(retries.run("S3 GET", url(key), d -> suffixOnce(key, length, d)));
+        } catch (NoSuchObject e) {
+            return Optional.empty();
+        }
+    }
+
+    /** One {@code Range: bytes=-length} GET; the answer must be the object's last bytes, whole. */
+    private byte[] suffixOnce(String key, int length, Deadline d) throws IOException {
+        try {
+            ResponseInputStream<GetObjectResponse> in;
+            try {
+                in = open(key, getRequest(key, "bytes=-" + length, d));
+            } catch (RangeNotSatisfiable e) {
+                return new byte[0]; // an empty object has no suffix
+            }
+            boolean complete = false;
+            try {
+                GetObjectResponse r = in.response();
+                ContentRangeHeader range = contentRange(key, r);
+                long n;
+                if (range != null) {
+                    n = range.length();
+                    if (n > length || (range.total() >= 0 && range.first() + n != range.total())) {
+                        throw malformed(key, "asked for the last " + length + " bytes, got " + r.contentRange());
+                    }
+                } else {
+                    // no Content-Range: the whole object, which must then be no longer than asked
+                    if (r.contentLength() == null || r.contentLength() > length) {
+                        throw malformed(
+                                key,
+                                (r.contentLength() == null ? "an unknown number of" : r.contentLength())
+                                        + " bytes returned for the last " + length + " (no Content-Range)");
+                    }
+                    n = r.contentLength();
+                }
+                checkContentLength(key, r, n);
+                byte[] into = new byte[(int) n];
+                readBody(key, in, into, 0, (int) n, d);
+                complete = true;
+                return into;
+            } finally {
+                release(in, complete);
+            }
+        } catch (AbortedException e) {
+            throw interrupted(key, e);
+        } catch (SdkException e) {
+            throw error("GET", key, e, d);
+        }
+    }
+
+    /**
      * What one ranged read found: the bytes copied and the object's total length from the
      * response's {@code Content-Range} ({@code -1} if the server did not say).
      */

@@ -181,6 +181,22 @@ public final class DirectoryStore implements Store {
         }
     }
 
+    @Override
+    public Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        StoreLimits.checkRange(0, length);
+        Optional<Path> found = object(key);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            return Optional.of(read(ch, Math.max(0, ch.size() - length), length));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw LocalFailures.of(location(), key, "cannot read the file", e);
+        }
+    }
+
     /** Up to {@code length} bytes at {@code offset}; fewer at the end of the file, none past it. */
     private static byte[] read(FileChannel ch, long offset, int length) throws IOException {
         int n = (int) Math.max(0, Math.min(length, ch.size() - offset));

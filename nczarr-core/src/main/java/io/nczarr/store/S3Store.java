@@ -89,6 +89,17 @@ public final class S3Store implements Store {
     }
 
     @Override
+    public Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        StoreLimits.checkRange(0, length);
+        String objectKey = root.resolve(StoreKeys.check(key));
+        try {
+            return bucket.getSuffix(objectKey, length);
+        } catch (IOException e) {
+            throw failure(key, e);
+        }
+    }
+
+    @Override
     public List<String> list(String prefix) throws IOException {
         String key = StoreKeys.check(StoreKeys.trim(prefix));
         String p = root.resolve(key);

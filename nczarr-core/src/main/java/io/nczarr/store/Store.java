@@ -50,6 +50,26 @@ public interface Store extends Closeable {
     Optional<byte[]> getRange(String key, long offset, int length) throws IOException;
 
     /**
+     * The last {@code length} bytes of the object (all of it when it is shorter), or empty when the
+     * object does not exist. Zarr v3 shards keep their index at the end; this reads it without
+     * knowing the object's length. The default reads the whole object; remote stores override it
+     * with one suffix request.
+     *
+     * @throws IllegalArgumentException for a negative length
+     */
+    default Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        if (length < 0) {
+            throw new IllegalArgumentException("negative length " + length);
+        }
+        Optional<byte[]> all = get(key);
+        if (all.isEmpty() || all.get().length <= length) {
+            return all;
+        }
+        byte[] b = all.get();
+        return Optional.of(java.util.Arrays.copyOfRange(b, b.length - length, b.length));
+    }
+
+    /**
      * The names directly below {@code prefix} ({@code ""} = the root), objects and "folders"
      * alike, sorted; empty when there are none.
      */

@@ -160,6 +160,20 @@ class StoreContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
+    void suffixesOfEveryLength(Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            assertArrayEquals(new byte[] {6, 7, 8}, s.getSuffix("v/0", 3).orElseThrow());
+            assertArrayEquals(OBJECTS.get("v/0"), s.getSuffix("v/0", 8).orElseThrow(), "the whole object");
+            assertArrayEquals(OBJECTS.get("v/0"), s.getSuffix("v/0", 100).orElseThrow(), "longer than the object");
+            assertArrayEquals(new byte[0], s.getSuffix("v/0", 0).orElseThrow(), "zero length");
+            assertArrayEquals(new byte[0], s.getSuffix("g/empty", 4).orElseThrow(), "empty object");
+            assertTrue(s.getSuffix("v/missing", 4).isEmpty(), "missing object");
+            assertThrows(IllegalArgumentException.class, () -> s.getSuffix("v/0", -1));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
     void negativeRangesAreRefused(Case c) throws IOException {
         try (Store s = c.factory().open()) {
             assertThrows(IllegalArgumentException.class, () -> s.getRange("v/0", -1, 4));

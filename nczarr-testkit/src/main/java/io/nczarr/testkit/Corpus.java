@@ -81,6 +81,21 @@ public final class Corpus {
         return entries(testDataDir(), "datasets");
     }
 
+    /** This repository's Zarr v3 test data ({@code test-data/v3}, its own INDEX.json). */
+    public static Path v3Dir() {
+        return testDataDir().resolve("v3");
+    }
+
+    /** The Zarr v3 good datasets of test-data/v3. */
+    public static List<Entry> v3Datasets() {
+        return entries(v3Dir(), "datasets");
+    }
+
+    /** The Zarr v3 bad inputs of test-data/v3. */
+    public static List<Entry> v3Bad() {
+        return entries(v3Dir(), "bad");
+    }
+
     /** Every good dataset, shared and own, that has a netCDF-4 twin. */
     public static List<Entry> withTwins() {
         List<Entry> out = new ArrayList<>();
@@ -98,7 +113,7 @@ public final class Corpus {
     }
 
     public static Entry byName(String name) {
-        for (List<Entry> l : List.of(datasets(), bad(), testData())) {
+        for (List<Entry> l : List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad())) {
             for (Entry e : l) {
                 if (e.name().equals(name)) {
                     return e;

@@ -1,0 +1,75 @@
+package io.nczarr.chunk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.codec.CodecPipeline;
+import io.nczarr.codec.V2Pipeline;
+import io.nczarr.codec.V3Codecs;
+import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.VarModel;
+import java.io.IOException;
+
+/** The chunk reader's view of a Zarr v3 array: its codec pipeline and the bounds it decodes under. */
+final class V3Chunks {
+    private V3Chunks() {}
+
+    /** The chunk (or whole-shard) pipeline of a v3 variable. */
+    static CodecPipeline pipeline(VarModel var, V2Pipeline.CodecSource codecs, int chunkElements, long vlenBound)
+            throws IOException {
+        ArrayMeta a = var.array();
+        return V3Codecs.pipeline(
+                a.v3().codecs(),
+                a.chunks(),
+                a.v3().storedDtype(),
+                a.dtype(),
+                a.fillValue(),
+                codecs,
+                cap(var, chunkElements, vlenBound));
+    }
+
+    /**
+     * The inner chunk shape when the array's chain is one {@code sharding_indexed} codec with no
+     * widening in front (so inner chunks can be read on their own); else {@code null}.
+     */
+    static int[] innerShape(VarModel var) {
+        ArrayMeta a = var.array();
+        if (!a.isV3() || a.shape().length == 0 || !a.v3().storedDtype().equals(a.dtype())) {
+            return null;
+        }
+        JsonNode codecs = a.v3().codecs();
+        if (codecs == null
+                || !codecs.isArray()
+                || codecs.size() != 1
+                || !"sharding_indexed".equals(codecs.get(0).path("name").asText())) {
+            return null;
+        }
+        JsonNode cs = codecs.get(0).path("configuration").path("chunk_shape");
+        int[] shard = a.chunks();
+        if (!cs.isArray() || cs.size() != shard.length) {
+            return null; // the pipeline reports it
+        }
+        int[] inner = new int[shard.length];
+        for (int d = 0; d < inner.length; d++) {
+            JsonNode v = cs.get(d);
+            inner[d] = v.isIntegralNumber() && v.canConvertToInt() ? v.intValue() : 0;
+            if (inner[d] <= 0 || shard[d] % inner[d] != 0) {
+                return null;
+            }
+        }
+        return inner;
+    }
+
+    /**
+     * Bound of stages whose output size is not known from the metadata (a compressor feeding
+     * another, a whole shard before its index is read): the decoded chunk plus room for the
+     * widest index and some incompressible overhead; for strings, the vlen bound.
+     */
+    static int cap(VarModel var, int chunkElements, long vlenBound) {
+        if (var.element().layout() == ElementType.Layout.VLEN_UTF8) {
+            return (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound);
+        }
+        long bytes = (long) chunkElements * Math.max(8, var.element().itemSize());
+        long cap = bytes + bytes / 8 + 16L * chunkElements + (1 << 16);
+        return (int) Math.min(Integer.MAX_VALUE - 16L, cap);
+    }
+}

@@ -1,0 +1,531 @@
+package io.nczarr.meta;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.codec.V3Fill;
+import io.nczarr.error.CodecException;
+import io.nczarr.error.MetadataException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.Attr;
+import io.nczarr.model.Dim;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.GroupModel;
+import io.nczarr.model.NcType;
+import io.nczarr.model.V3Layout;
+import io.nczarr.model.VarModel;
+import io.nczarr.store.StoreKeys;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads pure Zarr v3 ({@code zarr.json} per node) into the model, following SCHEMA.md's "Zarr v3"
+ * rules: the hierarchy by listing or from inline consolidated metadata, dimensions from
+ * {@code dimension_names} shared by name in the root (anonymous {@code _zdim_<len>} otherwise),
+ * attributes typed from their JSON values, {@code _FillValue} from the attribute (xarray's base64
+ * form included) or the {@code fill_value}. Arrays whose data type has no netCDF rule are left out
+ * and listed in the root attribute {@code _unreadable_arrays}.
+ *
+ * <p>With {@code nczarr} (NCZarr over v3, see {@link NcZarrV3Conventions}): each group's
+ * dimensions and members come from {@code _nczarr_group}, a variable's dimensions from
+ * {@code _nczarr_array.dimension_references}, attribute types from {@code _nczarr_attrs}, uint8
+ * with {@code nczarr_type: "char"} is char, and {@code _FillValue} is reported only as an attribute.
+ */
+final class ZarrV3Reader {
+
+    static final String UNREADABLE = "_unreadable_arrays";
+
+    private static final Set<String> GROUP_FIELDS =
+            Set.of("zarr_format", "node_type", "attributes", "consolidated_metadata");
+    private static final Set<String> ARRAY_FIELDS = Set.of(
+            "zarr_format",
+            "node_type",
+            "attributes",
+            "shape",
+            "data_type",
+            "chunk_grid",
+            "chunk_key_encoding",
+            "fill_value",
+            "codecs",
+            "dimension_names",
+            "storage_transformers");
+
+    private final String dataset;
+    private final MetadataSource meta;
+    private final Map<String, Dim> rootDims = new LinkedHashMap<>();
+    private final Map<String, String> dimOrigin = new LinkedHashMap<>();
+    private final List<String> unreadable = new ArrayList<>();
+    /** NCZarr: every group dimension by full path, for dimension references */
+    private final Map<String, Dim> groupDims = new LinkedHashMap<>();
+
+    private final boolean nczarr;
+
+    ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
+        this.dataset = dataset;
+        this.meta = meta;
+        this.nczarr = nczarr;
+    }
+
+    /** Reads the hierarchy below the root node {@code root}. */
+    GroupModel read(ObjectNode root) throws IOException {
+        checkNode(root, "zarr.json");
+        if (!"group".equals(root.path("node_type").asText())) {
+            throw new MetadataException(
+                    dataset,
+                    "zarr.json",
+                    "the dataset root is a single array; only datasets with a root group are supported");
+        }
+        GroupModel g = readGroup("", "/", "", root);
+        List<Attr> attrs = g.attributes();
+        if (!unreadable.isEmpty()) {
+            attrs = new ArrayList<>(attrs);
+            attrs.add(new Attr(UNREADABLE, NcType.CHAR, String.join("\n", unreadable)));
+        }
+        List<Dim> dims = nczarr ? g.dimensions() : new ArrayList<>(rootDims.values());
+        return new GroupModel(g.name(), g.path(), g.key(), dims, attrs, g.variables(), g.groups());
+    }
+
+    /** zarr_format 3 and no extension this reader must understand. */
+    private void checkNode(ObjectNode node, String key) throws IOException {
+        JsonNode zf = node.get("zarr_format");
+        if (zf == null || !zf.isNumber() || zf.asInt() != 3) {
+            throw new MetadataException(dataset, key, "zarr_format " + zf + " is not 3");
+        }
+        String type = node.path("node_type").asText();
+        if (!type.equals("group") && !type.equals("array")) {
+            throw new MetadataException(dataset, key, "node_type '" + type + "' is neither group nor array");
+        }
+        Set<String> known = type.equals("group") ? GROUP_FIELDS : ARRAY_FIELDS;
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
+            if (!known.contains(e.getKey()) && !optional(e.getValue())) {
+                throw unsupported(
+                        key,
+                        null,
+                        "Zarr v3 extension '" + e.getKey() + "'",
+                        "extension field '" + e.getKey() + "' must be understood (must_understand is not false)");
+            }
+        }
+    }
+
+    /** An extension object that says it may be ignored. */
+    private static boolean optional(JsonNode v) {
+        return v.isObject()
+                && v.has("must_understand")
+                && v.get("must_understand").isBoolean()
+                && !v.get("must_understand").booleanValue();
+    }
+
+    private UnsupportedFeatureException unsupported(String key, String variable, String feature, String detail) {
+        return new UnsupportedFeatureException(dataset, key, variable, feature, detail, null);
+    }
+
+    private GroupModel readGroup(String name, String path, String key, ObjectNode node) throws IOException {
+        String nodeKey = StoreKeys.join(key, "zarr.json");
+        ObjectNode attrsNode = attributes(node, nodeKey);
+        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        List<Dim> dims = List.of();
+        List<String> listed = null;
+        if (nczarr) {
+            dims = NcZarrV3Conventions.dimensions(dataset, nodeKey, attrsNode);
+            for (Dim d : dims) {
+                groupDims.put(path.equals("/") ? "/" + d.name() : path + "/" + d.name(), d);
+            }
+            // the members _nczarr_group lists: no listing needed (no LIST on S3)
+            listed = NcZarrV3Conventions.members(attrsNode);
+        }
+        List<String> children = new ArrayList<>();
+        for (String c : listed != null ? listed : meta.children(key)) {
+            if (!c.startsWith(".") && !c.equals("zarr.json")) {
+                children.add(c);
+            }
+        }
+        meta.prefetch(MetadataSource.objectsOf(key, children, "zarr.json"));
+        List<VarModel> vars = new ArrayList<>();
+        List<GroupModel> groups = new ArrayList<>();
+        for (String child : children) {
+            String childKey = StoreKeys.join(key, child);
+            String childNodeKey = StoreKeys.join(childKey, "zarr.json");
+            Optional<ObjectNode> n = meta.object(childNodeKey);
+            if (n.isEmpty()) {
+                if (listed != null) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "_nczarr_group names '" + child + "' but " + childNodeKey + " does not exist");
+                }
+                continue; // not a node (e.g. a stray folder)
+            }
+            checkNode(n.get(), childNodeKey);
+            if ("array".equals(n.get().path("node_type").asText())) {
+                String childPath = path.equals("/") ? "/" + child : path + "/" + child;
+                VarModel v = readArray(child, childKey, childPath, n.get());
+                if (v != null) {
+                    vars.add(v);
+                }
+            } else {
+                String childPath = path.equals("/") ? "/" + child : path + "/" + child;
+                groups.add(readGroup(child, childPath, childKey, n.get()));
+            }
+        }
+        return new GroupModel(name, path, key, dims, attrs, vars, groups);
+    }
+
+    private ObjectNode attributes(ObjectNode node, String key) throws MetadataException {
+        JsonNode a = node.get("attributes");
+        if (a == null || a.isNull()) {
+            return null;
+        }
+        if (!a.isObject()) {
+            throw new MetadataException(dataset, key, "attributes: not an object");
+        }
+        return (ObjectNode) a;
+    }
+
+    /**
+     * User attributes typed from their JSON values as for v2 {@code .zattrs}; a nested list (which
+     * has no netCDF type) is char JSON, as SCHEMA.md says.
+     */
+    private List<Attr> attributeList(String nodeKey, ObjectNode attrs) throws MetadataException {
+        List<Attr> out = new ArrayList<>();
+        if (attrs == null) {
+            return out;
+        }
+        Map<String, String> types = nczarr ? NcZarrV3Conventions.attributeTypes(attrs) : Map.of();
+        for (Map.Entry<String, JsonNode> e : attrs.properties()) {
+            String name = e.getKey();
+            JsonNode v = e.getValue();
+            if (Attributes.isInternal(name) || name.equals("_FillValue")) {
+                continue;
+            }
+            String type = types.get(name);
+            if (type != null) {
+                try {
+                    Attr a = NcZarrV3Conventions.typed(name, type, v);
+                    if (a != null) {
+                        out.add(a);
+                        continue;
+                    }
+                } catch (IllegalArgumentException ex) {
+                    throw new MetadataException(dataset, nodeKey, "attribute '" + name + "': " + ex.getMessage());
+                }
+            }
+            if (isNested(v)) {
+                out.add(new Attr(name, NcType.CHAR, v.toString(), true));
+                continue;
+            }
+            try {
+                out.add(Attributes.inferred(name, v));
+            } catch (IllegalArgumentException ex) {
+                throw new MetadataException(dataset, nodeKey, "attribute '" + name + "': " + ex.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static boolean isNested(JsonNode v) {
+        if (v.isArray()) {
+            for (JsonNode n : v) {
+                if (n.isContainerNode()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The variable, or {@code null} when its data type has no netCDF rule (listed as unreadable). */
+    private VarModel readArray(String name, String key, String path, ObjectNode node) throws IOException {
+        String nodeKey = StoreKeys.join(key, "zarr.json");
+        JsonNode dataType = node.get("data_type");
+        V3DataTypes.Mapping types = V3DataTypes.of(dataType);
+        if (types == null) {
+            unreadable.add(path + ": data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
+            return null;
+        }
+        long[] shape = longs(nodeKey, node.get("shape"), "shape");
+        int[] chunks = chunkShape(nodeKey, node, shape);
+        JsonNode keyEnc = node.get("chunk_key_encoding");
+        String encoding = keyEnc == null ? "default" : keyEnc.path("name").asText("");
+        if (!encoding.equals("default") && !encoding.equals("v2")) {
+            throw unsupported(
+                    nodeKey,
+                    name,
+                    "chunk_key_encoding " + encoding,
+                    "chunk_key_encoding: '" + encoding + "' is not supported (default, v2)");
+        }
+        boolean defaultKeys = encoding.equals("default");
+        String sep = keyEnc == null
+                ? "/"
+                : keyEnc.path("configuration").path("separator").asText(defaultKeys ? "/" : ".");
+        if (!sep.equals("/") && !sep.equals(".")) {
+            throw new MetadataException(
+                    dataset, nodeKey, "chunk_key_encoding: separator '" + sep + "' is neither '/' nor '.'");
+        }
+        JsonNode st = node.get("storage_transformers");
+        if (st != null && st.isArray()) {
+            for (JsonNode t : st) {
+                if (!optional(t)) {
+                    throw unsupported(
+                            nodeKey,
+                            name,
+                            "storage transformer " + V3DataTypes.name(t),
+                            "storage_transformers: '" + V3DataTypes.name(t) + "' is not supported");
+                }
+            }
+        }
+        JsonNode codecs = node.get("codecs");
+        if (codecs == null || !codecs.isArray()) {
+            throw new MetadataException(dataset, nodeKey, "codecs: missing or not a list");
+        }
+        ArrayMeta array = new ArrayMeta(
+                shape,
+                chunks,
+                types.decoded(),
+                node.get("fill_value"),
+                false,
+                null,
+                List.of(),
+                sep,
+                new V3Layout(dataType.textValue(), types.stored(), codecs, defaultKeys, sep));
+        ElementType et = ElementType.of(types.decoded(), false);
+        if (et == null) {
+            throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
+        }
+        ObjectNode attrsNode = attributes(node, nodeKey);
+        JsonNode ncz = NcZarrV3Conventions.array(attrsNode);
+        if (nczarr && ncz.isObject()) {
+            return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
+        }
+        List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
+        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        Object fill = fill(nodeKey, node.get("fill_value"), types, et);
+        Attr fillAttr = null;
+        if (et.ncType().isNumeric()) {
+            JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
+            if (explicit != null && !explicit.isNull()) {
+                fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+            } else if (fill != null) {
+                fillAttr = new Attr("_FillValue", et.ncType(), VariableBuilder.boxedToArray(fill, et.ncType()));
+            }
+        }
+        return new VarModel(
+                name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    /** An NCZarr variable: dimensions by reference, char by nczarr_type, _FillValue from the attribute only. */
+    private VarModel nczarrVariable(
+            String name,
+            String key,
+            String nodeKey,
+            long[] shape,
+            ArrayMeta array,
+            ElementType et,
+            V3DataTypes.Mapping types,
+            ObjectNode attrsNode,
+            JsonNode ncz)
+            throws IOException {
+        if ("char".equals(ncz.path("nczarr_type").asText()) && types.stored().itemsize() == 1) {
+            et = new ElementType(NcType.CHAR, ElementType.Layout.NUMERIC, 1, java.nio.ByteOrder.LITTLE_ENDIAN);
+        }
+        boolean scalar = ncz.path("scalar").asInt(0) != 0;
+        long[] ncShape = scalar ? new long[0] : shape.clone();
+        List<String> dimPaths = new ArrayList<>();
+        JsonNode refs = ncz.get("dimension_references");
+        if (!scalar) {
+            if (refs == null || !refs.isArray() || refs.size() != shape.length) {
+                throw new MetadataException(
+                        dataset,
+                        nodeKey,
+                        "_nczarr_array.dimension_references: " + refs + " is not a list of " + shape.length
+                                + " dimensions");
+            }
+            for (int i = 0; i < shape.length; i++) {
+                String ref = refs.get(i).asText("");
+                Dim d = groupDims.get(ref);
+                if (d == null) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "_nczarr_array.dimension_references: '" + ref
+                                    + "' is not a dimension of an enclosing group");
+                }
+                if (d.length() != shape[i] && !d.unlimited()) {
+                    throw new MetadataException(
+                            dataset,
+                            nodeKey,
+                            "dimension '" + ref + "' has length " + d.length() + " but the array's shape has "
+                                    + shape[i]);
+                }
+                dimPaths.add(ref);
+            }
+        }
+        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        Object fill =
+                et.ncType() == NcType.CHAR ? charFill(array.fillValue()) : fill(nodeKey, array.fillValue(), types, et);
+        Attr fillAttr = null;
+        JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
+        if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
+            fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+            if (fill == null) {
+                fill = FillValues.attributeValue(explicit, et.ncType());
+            }
+        }
+        return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    private static Object charFill(JsonNode fv) {
+        return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
+    }
+
+    private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
+        JsonNode grid = node.get("chunk_grid");
+        String gridName = grid == null ? "null" : grid.path("name").asText("");
+        if (!gridName.equals("regular")) {
+            throw unsupported(
+                    nodeKey,
+                    null,
+                    "chunk_grid " + gridName,
+                    "chunk_grid: only 'regular' is supported, not '" + gridName + "'");
+        }
+        long[] cs = longs(nodeKey, grid.path("configuration").get("chunk_shape"), "chunk_grid.chunk_shape");
+        if (cs.length != shape.length) {
+            throw new MetadataException(
+                    dataset,
+                    nodeKey,
+                    "chunk_grid: shape has " + shape.length + " dimensions but chunk_shape has " + cs.length);
+        }
+        int[] chunks = new int[cs.length];
+        long elements = 1;
+        for (int d = 0; d < cs.length; d++) {
+            if (cs[d] <= 0 || cs[d] > Integer.MAX_VALUE) {
+                throw new MetadataException(dataset, nodeKey, "chunk_grid: chunk length " + cs[d] + " is not positive");
+            }
+            chunks[d] = (int) cs[d];
+            elements *= cs[d];
+            if (elements * 8 > ArrayMeta.MAX_CHUNK_BYTES) {
+                throw new MetadataException(
+                        dataset,
+                        nodeKey,
+                        "chunk_grid: one chunk of " + grid.path("configuration").get("chunk_shape") + " would exceed "
+                                + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
+            }
+        }
+        return chunks;
+    }
+
+    private long[] longs(String nodeKey, JsonNode n, String field) throws MetadataException {
+        if (n == null || !n.isArray()) {
+            throw new MetadataException(dataset, nodeKey, field + ": missing or not a list");
+        }
+        long[] out = new long[n.size()];
+        long total = 1;
+        for (int i = 0; i < out.length; i++) {
+            JsonNode v = n.get(i);
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+                throw new MetadataException(dataset, nodeKey, field + ": " + v + " is not a non-negative integer");
+            }
+            out[i] = v.longValue();
+            if (out[i] != 0 && total > Long.MAX_VALUE / out[i]) {
+                throw new MetadataException(dataset, nodeKey, field + ": more than 2^63 elements");
+            }
+            total *= Math.max(1, out[i]);
+        }
+        return out;
+    }
+
+    /** Root dimension paths from {@code dimension_names} ({@code null} entries: {@code _zdim_<len>}). */
+    private List<String> dimensions(String nodeKey, JsonNode names, long[] shape) throws MetadataException {
+        if (names != null && !names.isNull() && (!names.isArray() || names.size() != shape.length)) {
+            throw new MetadataException(
+                    dataset, nodeKey, "dimension_names: " + names + " is not a list of " + shape.length + " names");
+        }
+        List<String> paths = new ArrayList<>();
+        for (int i = 0; i < shape.length; i++) {
+            JsonNode n = names == null || names.isNull() ? null : names.get(i);
+            if (n != null
+                    && !n.isNull()
+                    && (!n.isTextual()
+                            || n.textValue().isEmpty()
+                            || n.textValue().contains("/"))) {
+                throw new MetadataException(dataset, nodeKey, "dimension_names: " + n + " is not a dimension name");
+            }
+            String dn = n == null || n.isNull() ? "_zdim_" + shape[i] : n.textValue();
+            Dim prev = rootDims.get(dn);
+            if (prev == null) {
+                rootDims.put(dn, new Dim(dn, shape[i], false));
+                dimOrigin.put(dn, nodeKey);
+            } else if (prev.length() != shape[i]) {
+                throw new MetadataException(
+                        dataset,
+                        nodeKey,
+                        "dimension '" + dn + "' has length " + shape[i] + " here but " + prev.length() + " in "
+                                + dimOrigin.get(dn));
+            }
+            paths.add("/" + dn);
+        }
+        return paths;
+    }
+
+    /** What missing chunks read as: a boxed value of the variable's type, a string, or {@code null}. */
+    private Object fill(String nodeKey, JsonNode fv, V3DataTypes.Mapping types, ElementType et)
+            throws MetadataException {
+        if (fv == null || fv.isNull()) {
+            return null;
+        }
+        NcType t = et.ncType();
+        try {
+            if (t == NcType.STRING) {
+                return fv.isTextual() ? fv.textValue() : "";
+            }
+            if (t.isFloatingPoint()) {
+                double d = V3Fill.floatValue(fv, types.stored());
+                return t == NcType.FLOAT ? (Object) (float) d : (Object) d;
+            }
+            if (V3Fill.isHex(fv)) {
+                long bits = V3Fill.hexBits(fv.textValue(), types.stored().itemsize());
+                return JsonValues.scalar(t, Json.MAPPER.getNodeFactory().numberNode(bits));
+            }
+            return JsonValues.scalar(t, fv);
+        } catch (CodecException | IllegalArgumentException e) {
+            throw new MetadataException(
+                    dataset,
+                    nodeKey,
+                    "fill_value " + fv + " is not a valid " + types.stored().str() + " value");
+        }
+    }
+
+    /** The {@code _FillValue} attribute: xarray's base64 (little-endian float64/float32) or a plain value. */
+    private Attr fillAttribute(String nodeKey, JsonNode raw, NcType type) throws MetadataException {
+        if (raw.isTextual() && type.isFloatingPoint() && JsonValues.specialFloat(raw.textValue()) == null) {
+            byte[] b;
+            try {
+                b = Base64.getDecoder().decode(raw.textValue());
+            } catch (IllegalArgumentException e) {
+                throw new MetadataException(
+                        dataset, nodeKey, "attribute '_FillValue': '" + raw.textValue() + "' is not base64");
+            }
+            ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+            double d;
+            if (b.length == 8) {
+                d = bb.getDouble();
+            } else if (b.length == 4) {
+                d = bb.getFloat();
+            } else {
+                throw new MetadataException(
+                        dataset, nodeKey, "attribute '_FillValue': base64 of " + b.length + " bytes is no float");
+            }
+            return type == NcType.FLOAT
+                    ? new Attr("_FillValue", type, new float[] {(float) d})
+                    : new Attr("_FillValue", type, new double[] {d});
+        }
+        return VariableBuilder.fillAttribute(dataset, nodeKey, raw, type);
+    }
+}

@@ -1,0 +1,196 @@
+package io.nczarr.meta;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nczarr.chunk.ChunkReader;
+import io.nczarr.codec.CodecRegistry;
+import io.nczarr.error.MetadataException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.model.Attr;
+import io.nczarr.model.DatasetModel;
+import io.nczarr.model.NcType;
+import io.nczarr.model.VarModel;
+import io.nczarr.store.MemoryStore;
+import io.nczarr.store.Store;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Zarr v3 metadata: detection, extensions, consolidated metadata without listing, keys, fills. */
+class ZarrV3ReaderTest {
+
+    static final String ROOT = "{\"zarr_format\":3,\"node_type\":\"group\",\"attributes\":{\"title\":\"t\"}}";
+
+    static String array(String extra) {
+        return "{\"zarr_format\":3,\"node_type\":\"array\",\"shape\":[4],\"data_type\":\"int16\","
+                + "\"chunk_grid\":{\"name\":\"regular\",\"configuration\":{\"chunk_shape\":[2]}},"
+                + "\"chunk_key_encoding\":{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}},"
+                + "\"fill_value\":-7,\"codecs\":[{\"name\":\"bytes\",\"configuration\":{\"endian\":\"big\"}}],"
+                + "\"dimension_names\":[\"x\"],\"attributes\":{}" + extra + "}";
+    }
+
+    static DatasetModel read(Store s) throws IOException {
+        return MetadataReader.read(s, DatasetUrl.Format.ZARR, true);
+    }
+
+    @Test
+    void anArrayReadsWithBigEndianBytesAndFillForMissingChunks() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", array(""))
+                .put("v/c/0", new byte[] {0, 1, (byte) 0xff, (byte) 0xfe})
+                .build();
+        DatasetModel m = read(s);
+        assertEquals("Zarr v3", m.conventions());
+        VarModel v = m.root().variables().get(0);
+        assertEquals(List.of("/x"), v.dimensions());
+        assertEquals(NcType.SHORT, v.type());
+        short[] data = (short[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new short[] {1, -2, -7, -7}, data);
+    }
+
+    @Test
+    void anExtensionThatMayBeIgnoredIsIgnored() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", array(",\"org.example.ext\":{\"must_understand\":false,\"x\":1}"))
+                .build();
+        assertEquals(1, read(s).root().variables().size());
+    }
+
+    @Test
+    void anExtensionThatMustBeUnderstoodIsNamed() {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", array(",\"org.example.ext\":{\"must_understand\":true}"))
+                .build();
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> read(s));
+        assertTrue(e.getMessage().contains("org.example.ext"), e.getMessage());
+        assertEquals("v/zarr.json", e.key());
+    }
+
+    @Test
+    void anUnknownChunkGridIsUnsupported() {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", array("").replace("\"regular\"", "\"rectilinear\""))
+                .build();
+        UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> read(s));
+        assertTrue(e.getMessage().contains("rectilinear"), e.getMessage());
+    }
+
+    @Test
+    void aRootArrayIsRefusedClearly() {
+        MemoryStore s =
+                MemoryStore.builder("mem:v3").put("zarr.json", array("")).build();
+        MetadataException e = assertThrows(MetadataException.class, () -> read(s));
+        assertTrue(e.getMessage().contains("single array"), e.getMessage());
+    }
+
+    @Test
+    void inlineConsolidatedMetadataNeedsNoListing() throws IOException {
+        String root = "{\"zarr_format\":3,\"node_type\":\"group\",\"attributes\":{},\"consolidated_metadata\":"
+                + "{\"kind\":\"inline\",\"must_understand\":false,\"metadata\":{"
+                + "\"g\":{\"zarr_format\":3,\"node_type\":\"group\",\"attributes\":{\"a\":1}},"
+                + "\"g/v\":" + array("") + "}}}";
+        MemoryStore mem = MemoryStore.builder("mem:v3").put("zarr.json", root).build();
+        Store noList = new NoListStore(mem);
+        DatasetModel m = read(noList);
+        assertEquals("g", m.root().groups().get(0).name());
+        assertEquals("v", m.root().groups().get(0).variables().get(0).name());
+        assertEquals(List.of("/x"), m.root().groups().get(0).variables().get(0).dimensions());
+    }
+
+    @Test
+    void unmappedDataTypesAreListedAsUnreadable() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", array("").replace("\"int16\"", "\"complex64\""))
+                .build();
+        DatasetModel m = read(s);
+        assertTrue(m.root().variables().isEmpty());
+        Attr u = m.root().attributes().stream()
+                .filter(a -> a.name().equals("_unreadable_arrays"))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(
+                u.value().toString().contains("/v: data type 'complex64'"),
+                u.value().toString());
+    }
+
+    @Test
+    void hexAndSpecialFillValues() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put(
+                        "a/zarr.json",
+                        array("").replace("\"int16\"", "\"float32\"").replace("-7", "\"0x3fc00000\""))
+                .put(
+                        "b/zarr.json",
+                        array("").replace("\"int16\"", "\"float16\"").replace("-7", "\"-Infinity\""))
+                .put(
+                        "c/zarr.json",
+                        array("")
+                                .replace("\"int16\"", "\"bool\"")
+                                .replace("-7", "true")
+                                .replace("\"endian\":\"big\"", "\"endian\":\"little\""))
+                .build();
+        List<VarModel> vars = read(s).root().variables();
+        assertEquals(1.5f, vars.get(0).fill());
+        assertEquals(Float.NEGATIVE_INFINITY, vars.get(1).fill());
+        assertEquals(NcType.FLOAT, vars.get(1).type(), "float16 widens to float");
+        assertEquals(NcType.UBYTE, vars.get(2).type());
+        assertEquals((byte) 1, vars.get(2).fill());
+    }
+
+    @Test
+    void v2KeyEncodingAndZeroDimensionalKeys() throws IOException {
+        String v2keys = array("")
+                .replace(
+                        "{\"name\":\"default\",\"configuration\":{\"separator\":\"/\"}}",
+                        "{\"name\":\"v2\",\"configuration\":{\"separator\":\".\"}}");
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("v/zarr.json", v2keys)
+                .put("v/1", new byte[] {0, 5, 0, 6})
+                .build();
+        VarModel v = read(s).root().variables().get(0);
+        assertEquals("v/1", v.array().v3().chunkKey("v", new long[] {1}, 1));
+        assertEquals("v/0", v.array().v3().chunkKey("v", new long[0], 0));
+        short[] data = (short[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new short[] {-7, -7, 5, 6}, data);
+    }
+
+    /** A store whose listing fails: consolidated metadata must not need it. */
+    private record NoListStore(Store inner) implements Store {
+        @Override
+        public String location() {
+            return inner.location();
+        }
+
+        @Override
+        public Optional<byte[]> get(String key) throws IOException {
+            return inner.get(key);
+        }
+
+        @Override
+        public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+            return inner.getRange(key, offset, length);
+        }
+
+        @Override
+        public List<String> list(String prefix) {
+            throw new AssertionError("listed " + prefix);
+        }
+
+        @Override
+        public void close() throws IOException {
+            inner.close();
+        }
+    }
+}
