@@ -48,7 +48,7 @@ public final class Stores {
     }
 
     /**
-     * Whether a local file is a zip holding a Zarr root ({@code .zgroup} at the top, or one folder down
+     * Whether a local file is a zip holding a Zarr root ({@code .zgroup} or v3 {@code zarr.json} at the top, or one folder down
      * as netcdf-c writes it): what a plugin asked "is this yours?" may claim, without taking every zip.
      */
     public static boolean isZarrZip(Path p) {
@@ -59,7 +59,8 @@ public final class Stores {
             Enumeration<? extends ZipEntry> entries = z.entries();
             while (entries.hasMoreElements()) {
                 String n = entries.nextElement().getName();
-                if (n.equals(".zgroup") || (n.endsWith("/.zgroup") && n.indexOf('/') == n.length() - 8)) {
+                int slash = n.indexOf('/');
+                if (isRootMarker(n) || (slash > 0 && isRootMarker(n.substring(slash + 1)))) {
                     return true;
                 }
             }
@@ -67,6 +68,11 @@ public final class Stores {
             return false;
         }
         return false;
+    }
+
+    /** The object a Zarr root group has: {@code .zgroup} (v2) or {@code zarr.json} (v3). */
+    public static boolean isRootMarker(String name) {
+        return name.equals(".zgroup") || name.equals("zarr.json");
     }
 
     /** {@code PK\3\4}: a zip's first local header. Only regular files are opened: a FIFO would block. */
@@ -117,10 +123,10 @@ public final class Stores {
 
     private static Store openDirectory(DatasetUrl url, StoreResources resources) throws IOException {
         Path p = url.localPath();
-        // a path to the root .zgroup (the form NetcdfFile.open can reach) means its folder
+        // a path to the root .zgroup or zarr.json (the form NetcdfFile.open can reach) means its folder
         Path name = p.getFileName();
         Path parent = p.getParent();
-        if (name != null && parent != null && name.toString().equals(".zgroup") && Files.isRegularFile(p)) {
+        if (name != null && parent != null && isRootMarker(name.toString()) && Files.isRegularFile(p)) {
             p = parent;
         }
         if (!Files.exists(p)) {

@@ -41,7 +41,7 @@ import ucar.unidata.io.RandomAccessFile;
 /**
  * The netCDF-Java IOServiceProvider for NCZarr and Zarr v2. Built by {@link NcZarrFiles} with a
  * store already open, or by ServiceLoader when {@code NetcdfFile.open} is given a store's root
- * {@code .zgroup} or a zip file (the only forms cdm 4.5.5 routes to a plugin).
+ * {@code .zgroup} (v3: {@code zarr.json}) or a zip file (the only forms cdm 4.5.5 routes to a plugin).
  */
 public class NcZarrIosp extends AbstractIOServiceProvider {
 
@@ -75,7 +75,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         }
         Path file = p.getFileName();
         String name = file == null ? "" : file.toString();
-        if (name.equals(".zgroup")) {
+        if (Stores.isRootMarker(name)) {
             return true;
         }
         return Stores.isZarrZip(p);

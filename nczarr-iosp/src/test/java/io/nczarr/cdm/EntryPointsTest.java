@@ -1,6 +1,7 @@
 package io.nczarr.cdm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,6 +52,15 @@ class EntryPointsTest {
             try (NetcdfFile nc = NcZarrFiles.open(loc)) {
                 assertEquals(expected, firstTemp(nc), loc);
             }
+        }
+    }
+
+    @Test
+    void netcdfFileOpenOnARootZarrJsonReachesThePlugin() throws IOException {
+        Path zarrJson = Corpus.v3Dir().resolve("groups.zarr").resolve("zarr.json");
+        try (NetcdfFile nc = NetcdfFile.open(zarrJson.toString())) {
+            assertEquals("NCZarr", nc.getFileTypeId());
+            assertFalse(nc.getVariables().isEmpty());
         }
     }
 
