@@ -33,6 +33,14 @@ public class StoreException extends NcZarrException {
         return retryable;
     }
 
+    /**
+     * The same failure with a note on how retrying ended, e.g. "gave up after 4 attempts, ..."; still
+     * retryable (a later request may pass), with this failure's cause.
+     */
+    public StoreException gaveUp(String note) {
+        return new StoreException(dataset(), key(), variable(), detail() + " (" + note + ")", true, getCause());
+    }
+
     @Override
     public StoreException withContext(String dataset, String key, String variable) {
         return new StoreException(

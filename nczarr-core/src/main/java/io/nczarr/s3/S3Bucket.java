@@ -157,13 +157,7 @@ public final class S3Bucket implements Closeable {
                     }
                 } else {
                     // no Content-Range: the whole object, which must then be no longer than asked
-                    if (r.contentLength() == null || r.contentLength() > length) {
-                        throw malformed(
-                                key,
-                                (r.contentLength() == null ? "an unknown number of" : r.contentLength())
-                                        + " bytes returned for the last " + length + " (no Content-Range)");
-                    }
-                    n = r.contentLength();
+                    n = wholeObjectAnswer(key, r, length, "the last " + length);
                 }
                 checkContentLength(key, r, n);
                 byte[] into = new byte[(int) n];
@@ -347,13 +341,7 @@ public final class S3Bucket implements Closeable {
                     throw malformed(key, "the server ignored the byte range (no Content-Range)");
                 } else {
                     // bytes=0-...: a server without ranges sends the whole object
-                    if (r.contentLength() == null || r.contentLength() > len) {
-                        throw malformed(
-                                key,
-                                (r.contentLength() == null ? "an unknown number of" : r.contentLength())
-                                        + " bytes returned for a range of " + len + " (no Content-Range)");
-                    }
-                    length = r.contentLength();
+                    length = wholeObjectAnswer(key, r, len, "a range of " + len);
                     total = length;
                 }
                 checkContentLength(key, r, length);
@@ -647,6 +635,20 @@ public final class S3Bucket implements Closeable {
                 "S3 GET timed out: the body was not complete within " + d.givenMillis() + " ms (" + limit(d) + ")",
                 true,
                 cause);
+    }
+
+    /**
+     * The length of an answer without Content-Range (the server sent the whole object): usable only when
+     * its Content-Length is known and no more than was asked for.
+     */
+    private long wholeObjectAnswer(String key, GetObjectResponse r, long asked, String what) throws StoreException {
+        Long n = r.contentLength();
+        if (n == null || n > asked) {
+            throw malformed(
+                    key,
+                    (n == null ? "an unknown number of" : n) + " bytes returned for " + what + " (no Content-Range)");
+        }
+        return n;
     }
 
     /** A response that does not answer the request: asking again will not help. */

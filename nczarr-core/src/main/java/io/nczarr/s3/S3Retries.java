@@ -79,13 +79,7 @@ final class S3Retries {
 
     private static StoreException gaveUp(StoreException last, int attempts, long startNanos, String why) {
         long ms = (System.nanoTime() - startNanos) / 1_000_000;
-        return new StoreException(
-                last.dataset(),
-                last.key(),
-                last.variable(),
-                last.detail() + " (gave up after " + attempts + " attempts in " + ms + " ms, " + why + ")",
-                true,
-                last.getCause());
+        return last.gaveUp("gave up after " + attempts + " attempts in " + ms + " ms, " + why);
     }
 
     private static void sleep(long ms, String what, String url) throws InterruptedIOException {

@@ -96,13 +96,7 @@ public final class RetryPolicy {
     }
 
     private StoreException gaveUp(StoreException last, int attempts) {
-        return new StoreException(
-                last.dataset(),
-                last.key(),
-                last.variable(),
-                last.detail() + " (gave up after " + attempts + " attempts, " + setting + "=" + maxRetries + ")",
-                true,
-                last.getCause());
+        return last.gaveUp("gave up after " + attempts + " attempts, " + setting + "=" + maxRetries);
     }
 
     private static void sleep(long ms, StoreException failure, String what) throws InterruptedIOException {
