@@ -85,17 +85,32 @@ final class ShardReader {
             s.chunks.add(c);
             s.local.add(local);
         }
+        // A shard fetched whole (or missing) needs no further request: with several shards its task decodes
+        // it at once, so decoding overlaps the other shards' transfers instead of waiting for the last one.
+        // With one shard its inner chunks are decoded in parallel in the second phase instead.
+        boolean decodeOnArrival = shards.size() > 1;
         List<Callable<Void>> fetches = new ArrayList<>();
         for (Shard s : shards.values()) {
             fetches.add(() -> {
                 s.fetchIndex(codec);
+                if (decodeOnArrival && (s.whole != null || s.missing)) {
+                    List<Callable<Void>> own = new ArrayList<>();
+                    s.plan(codec, dest, own);
+                    for (Callable<Void> t : own) {
+                        t.call();
+                    }
+                    s.whole = null; // done: the shard's bytes can go
+                    s.read = true;
+                }
                 return null;
             });
         }
         runner.run(fetches);
         List<Callable<Void>> reads = new ArrayList<>();
         for (Shard s : shards.values()) {
-            s.plan(codec, dest, reads);
+            if (!s.read) {
+                s.plan(codec, dest, reads);
+            }
         }
         runner.run(reads);
     }
@@ -107,6 +122,9 @@ final class ShardReader {
         final List<ChunkPlan> chunks = new ArrayList<>();
         final List<Integer> local = new ArrayList<>();
         boolean missing;
+        /** Read completely in its fetch task (see {@link #read}). */
+        boolean read;
+
         byte[] whole;
         ShardIndex index;
 
