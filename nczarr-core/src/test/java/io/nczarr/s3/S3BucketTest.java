@@ -298,7 +298,7 @@ class S3BucketTest {
             io.nczarr.error.StoreException e =
                     assertThrows(io.nczarr.error.StoreException.class, () -> b.get("ds/v/0", 100));
             long ms = (System.nanoTime() - t0) / 1_000_000;
-            assertTrue(ms >= 1900 && ms < 3000, ms + " ms");
+            assertTrue(ms >= 1900 && ms < 6000, ms + " ms"); // the deadline, plus room for a busy machine
             assertTrue(e.isRetryable());
             assertTrue(e.getMessage().contains(proxy.endpoint() + "/bucket/ds/v/0"), e.getMessage());
             assertTrue(e.getMessage().contains("timed out"), e.getMessage());

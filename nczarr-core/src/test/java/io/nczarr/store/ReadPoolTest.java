@@ -65,15 +65,23 @@ class ReadPoolTest {
         try (ReadPool pool = new ReadPool(1, 16, "t")) {
             ExecutorService three = pool.forStore(wanting(3));
             ExecutorService five = pool.forStore(wanting(5));
+            Gate gate = new Gate();
             AtomicInteger inThree = new AtomicInteger();
             AtomicInteger inFive = new AtomicInteger();
             AtomicInteger peakThree = new AtomicInteger();
             AtomicInteger peakFive = new AtomicInteger();
             List<Future<?>> all = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
-                all.add(three.submit(() -> hold(inThree, peakThree)));
-                all.add(five.submit(() -> hold(inFive, peakFive)));
+                all.add(three.submit(() -> gate.hold(inThree, peakThree)));
+                all.add(five.submit(() -> gate.hold(inFive, peakFive)));
             }
+            // tasks wait at the gate: each read fills exactly its own limit, never more
+            gate.awaitRunning(inThree, 3);
+            gate.awaitRunning(inFive, 5);
+            Thread.sleep(50); // room for a task over the limit to show up
+            assertEquals(3, inThree.get());
+            assertEquals(5, inFive.get());
+            gate.open();
             for (Future<?> f : all) {
                 f.get(30, TimeUnit.SECONDS);
             }
@@ -86,12 +94,17 @@ class ReadPoolTest {
     void aStoreAskingForMoreThanThePoolHasGetsThePool() throws Exception {
         try (ReadPool pool = new ReadPool(1, 2, "t")) {
             ExecutorService many = pool.forStore(wanting(64));
+            Gate gate = new Gate();
             AtomicInteger in = new AtomicInteger();
             AtomicInteger peak = new AtomicInteger();
             List<Future<?>> all = new ArrayList<>();
             for (int i = 0; i < 10; i++) {
-                all.add(many.submit(() -> hold(in, peak)));
+                all.add(many.submit(() -> gate.hold(in, peak)));
             }
+            gate.awaitRunning(in, 2);
+            Thread.sleep(50);
+            assertEquals(2, in.get());
+            gate.open();
             for (Future<?> f : all) {
                 f.get(30, TimeUnit.SECONDS);
             }
@@ -119,15 +132,31 @@ class ReadPoolTest {
         assertThrows(IllegalArgumentException.class, () -> new ReadPool(1, 0));
     }
 
-    private static void hold(AtomicInteger in, AtomicInteger peak) {
-        int now = in.incrementAndGet();
-        peak.accumulateAndGet(now, Math::max);
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            in.decrementAndGet();
+    /** Holds tasks until opened, so that how many run at once does not depend on timing. */
+    private static final class Gate {
+        private final CountDownLatch open = new CountDownLatch(1);
+
+        void hold(AtomicInteger in, AtomicInteger peak) {
+            peak.accumulateAndGet(in.incrementAndGet(), Math::max);
+            try {
+                open.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                in.decrementAndGet();
+            }
+        }
+
+        void awaitRunning(AtomicInteger in, int n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (in.get() < n && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(n, in.get(), "tasks running at once");
+        }
+
+        void open() {
+            open.countDown();
         }
     }
 }

@@ -17,7 +17,7 @@ import java.util.Objects;
  * credentials and pooled clients of the S3 store ({@code io.nczarr.s3}). The length comes from
  * the first GET's {@code Content-Range}; a HEAD is made only if the length is asked first.
  *
- * <p>The S3 client retries on its own; failures reach the caller as {@link StoreException}s
+ * <p>{@code S3Bucket} retries within the request deadline ({@code nczarr.s3.*}); failures reach the caller as {@link StoreException}s
  * ({@link S3Failures}), a missing object as {@link java.io.FileNotFoundException}.
  */
 public final class S3RangeSource implements RangeSource {
