@@ -512,7 +512,8 @@ public final class ChunkReader {
                     chunkElements,
                     (long) chunkElements * var.element().itemSize(),
                     var.element().layout() == ElementType.Layout.VLEN_UTF8,
-                    limits.chunk().bytes());
+                    limits.chunk().bytes(),
+                    a.dtype());
             pipeline = p;
         }
         return p;

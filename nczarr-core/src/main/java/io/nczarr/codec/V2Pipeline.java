@@ -1,5 +1,6 @@
 package io.nczarr.codec;
 
+import io.nczarr.dtype.NumpyDtype;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +20,8 @@ import java.util.List;
  */
 public final class V2Pipeline {
     private V2Pipeline() {}
+
+    private static final NumpyDtype FLOAT32 = NumpyDtype.parseOrNull("<f4");
 
     /** Creates the codec of one {@code .zarray} entry (the caller adds its own error context). */
     @FunctionalInterface
@@ -59,6 +62,24 @@ public final class V2Pipeline {
             boolean callerParsesVlenUtf8,
             long maxInnerBytes)
             throws IOException {
+        return build(compressor, filters, codecs, chunkElements, chunkBytes, callerParsesVlenUtf8, maxInnerBytes, null);
+    }
+
+    /**
+     * As {@link #build(CodecConfig, List, CodecSource, long, long, boolean, long)}, for an array of
+     * {@code dtype}: a half-precision array ({@code <f2}, {@code >f2}) gets a last decode step that
+     * widens it, exactly, to little-endian float32 (netCDF has no float16).
+     */
+    public static CodecPipeline build(
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            CodecSource codecs,
+            long chunkElements,
+            long chunkBytes,
+            boolean callerParsesVlenUtf8,
+            long maxInnerBytes,
+            NumpyDtype dtype)
+            throws IOException {
         // created in decode order, as the chunk reader always did, so the first bad entry reported is the same
         List<Codec> decodeOrder = new ArrayList<>();
         if (compressor != null) {
@@ -73,6 +94,9 @@ public final class V2Pipeline {
         }
         List<Codec> encodeOrder = new ArrayList<>(decodeOrder);
         Collections.reverse(encodeOrder);
+        if (dtype != null && dtype.kind() == 'f' && dtype.itemsize() == 2) {
+            encodeOrder.add(0, new AsTypeCodec("float16", new Elements(dtype), new Elements(FLOAT32)));
+        }
         return assemble(encodeOrder, (int) Math.max(1, Math.min(maxInnerBytes, innerLimit(chunkElements, chunkBytes))));
     }
 

@@ -33,6 +33,8 @@ final class NcZarrReader {
     /** full dimension path ("/g1/x") -> dimension */
     private final Map<String, Dim> allDims = new HashMap<>();
 
+    private final UnreadableArrays unreadable = new UnreadableArrays();
+
     NcZarrReader(String dataset, MetadataSource meta) {
         this.meta = meta;
         this.dataset = dataset;
@@ -50,7 +52,7 @@ final class NcZarrReader {
 
     GroupModel read() throws IOException {
         GroupInfo root = readGroupInfo("", "/", "");
-        return build(root);
+        return unreadable.appendTo(build(root));
     }
 
     private static JsonNode either(ObjectNode o, String... names) {
@@ -225,7 +227,10 @@ final class NcZarrReader {
         List<VarModel> vars = new ArrayList<>();
         for (String v : g.varNames()) {
             checkName(g.key().isEmpty() ? ".zgroup" : g.key() + "/.zgroup", v);
-            vars.add(readVariable(v, StoreKeys.join(g.key(), v)));
+            VarModel vm = readVariable(v, StoreKeys.join(g.key(), v), childPath(g.path(), v));
+            if (vm != null) {
+                vars.add(vm);
+            }
         }
         List<GroupModel> groups = new ArrayList<>();
         for (GroupInfo c : g.groups()) {
@@ -234,13 +239,19 @@ final class NcZarrReader {
         return new GroupModel(g.name(), g.path(), g.key(), g.dims(), g.attrs(), vars, groups);
     }
 
-    private VarModel readVariable(String name, String key) throws IOException {
+    /** The variable, or {@code null} when its dtype has no netCDF rule (listed as unreadable). */
+    private VarModel readVariable(String name, String key, String path) throws IOException {
         String zarrayKey = StoreKeys.join(key, ".zarray");
         ObjectNode zarray = meta.object(zarrayKey)
                 .orElseThrow(() -> new MetadataException(
                         dataset,
                         zarrayKey,
                         "variable '" + name + "' is listed in its group's NCZarr metadata but has no " + zarrayKey));
+        String reason = UnreadableArrays.v2Reason(zarray, true);
+        if (reason != null) {
+            unreadable.add(path, reason);
+            return null;
+        }
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
         ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray);
 
@@ -314,7 +325,8 @@ final class NcZarrReader {
         ElementType et = VariableBuilder.elementType(dataset, zarrayKey, array, true);
         Map<String, String> types = attributeTypes(key, zattrs);
         String zattrsKey = StoreKeys.join(key, ".zattrs");
-        List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, types);
+        List<Attr> attrs =
+                VariableBuilder.withTimeUnits(array.dtype(), Attributes.parse(dataset, zattrsKey, zattrs, types));
         Attr fillAttr = VariableBuilder.fillAttribute(
                 dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
         Object fill = fillAttr != null

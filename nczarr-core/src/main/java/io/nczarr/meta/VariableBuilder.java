@@ -1,6 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.MetadataException;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.Attr;
@@ -32,6 +33,14 @@ final class VariableBuilder {
 
     /** The {@code .zarray} fill_value as a typed value ({@code null} = zeros). */
     static Object zarrayFill(String dataset, String key, ArrayMeta array, ElementType et) throws MetadataException {
+        char kind = array.dtype().kind();
+        if (kind == 'M' || kind == 'm') {
+            // no fill, or NumPy's "NaT": NaT (datetimes are int64 counts, NaT the smallest)
+            JsonNode fv = array.fillValue();
+            if (fv == null || fv.isNull() || fv.isTextual() && fv.textValue().equals("NaT")) {
+                return TimeUnits.NAT;
+            }
+        }
         try {
             return FillValues.parse(array.fillValue(), et, array.dtype());
         } catch (IllegalArgumentException e) {
@@ -79,6 +88,25 @@ final class VariableBuilder {
             default:
                 return new String[] {String.valueOf(v)};
         }
+    }
+
+    /**
+     * A datetime64 / timedelta64 variable's attributes with CF {@code units} (and, for datetimes,
+     * {@code calendar = "proleptic_gregorian"}, NumPy's calendar) appended unless already there.
+     */
+    static List<Attr> withTimeUnits(NumpyDtype dtype, List<Attr> attrs) {
+        TimeUnits.Units u = TimeUnits.of(dtype.text());
+        if (u == null) {
+            return attrs;
+        }
+        List<Attr> all = new ArrayList<>(attrs);
+        if (attrs.stream().noneMatch(a -> a.name().equals("units"))) {
+            all.add(new Attr("units", NcType.CHAR, u.cfUnits()));
+        }
+        if (u.datetime() && attrs.stream().noneMatch(a -> a.name().equals("calendar"))) {
+            all.add(new Attr("calendar", NcType.CHAR, "proleptic_gregorian"));
+        }
+        return all;
     }
 
     /** The attribute list with {@code fill} first when present. */

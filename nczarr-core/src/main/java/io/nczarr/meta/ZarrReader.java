@@ -32,6 +32,8 @@ final class ZarrReader {
     /** where each dimension was first defined, for conflict messages */
     private final Map<String, String> dimOrigin = new LinkedHashMap<>();
 
+    private final UnreadableArrays unreadable = new UnreadableArrays();
+
     ZarrReader(String dataset, MetadataSource meta, boolean xarray) {
         this.dataset = dataset;
         this.meta = meta;
@@ -42,7 +44,13 @@ final class ZarrReader {
         GroupModel root = readGroup("", "/", "");
         List<Dim> dims = new ArrayList<>(rootDims.values());
         return new GroupModel(
-                root.name(), root.path(), root.key(), dims, root.attributes(), root.variables(), root.groups());
+                root.name(),
+                root.path(),
+                root.key(),
+                dims,
+                unreadable.appendTo(root.attributes()),
+                root.variables(),
+                root.groups());
     }
 
     private GroupModel readGroup(String name, String path, String key) throws IOException {
@@ -62,6 +70,11 @@ final class ZarrReader {
             Optional<ObjectNode> zarray = meta.object(StoreKeys.join(childKey, ".zarray"));
             if (zarray.isPresent()) {
                 checkName(StoreKeys.join(childKey, ".zarray"), child);
+                String reason = UnreadableArrays.v2Reason(zarray.get(), false);
+                if (reason != null) {
+                    unreadable.add(path.equals("/") ? "/" + child : path + "/" + child, reason);
+                    continue;
+                }
                 vars.add(readArray(child, childKey, zarray.get()));
                 continue;
             }
@@ -101,7 +114,8 @@ final class ZarrReader {
         }
 
         Object fill = VariableBuilder.zarrayFill(dataset, zarrayKey, array, et);
-        List<Attr> attrs = Attributes.parse(dataset, zattrsKey, zattrs, Map.of());
+        List<Attr> attrs =
+                VariableBuilder.withTimeUnits(array.dtype(), Attributes.parse(dataset, zattrsKey, zattrs, Map.of()));
         Attr fillAttr = null;
         if (et.ncType().isNumeric()) {
             JsonNode explicit = zattrs == null ? null : zattrs.get("_FillValue");

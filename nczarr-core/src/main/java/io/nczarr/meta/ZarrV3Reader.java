@@ -41,8 +41,6 @@ import java.util.Set;
  */
 final class ZarrV3Reader {
 
-    static final String UNREADABLE = "_unreadable_arrays";
-
     private static final Set<String> GROUP_FIELDS =
             Set.of("zarr_format", "node_type", "attributes", "consolidated_metadata");
     private static final Set<String> ARRAY_FIELDS = Set.of(
@@ -62,7 +60,7 @@ final class ZarrV3Reader {
     private final MetadataSource meta;
     private final Map<String, Dim> rootDims = new LinkedHashMap<>();
     private final Map<String, String> dimOrigin = new LinkedHashMap<>();
-    private final List<String> unreadable = new ArrayList<>();
+    private final UnreadableArrays unreadable = new UnreadableArrays();
     /** NCZarr: every group dimension by full path, for dimension references */
     private final Map<String, Dim> groupDims = new LinkedHashMap<>();
 
@@ -84,11 +82,7 @@ final class ZarrV3Reader {
                     "the dataset root is a single array; only datasets with a root group are supported");
         }
         GroupModel g = readGroup("", "/", "", root);
-        List<Attr> attrs = g.attributes();
-        if (!unreadable.isEmpty()) {
-            attrs = new ArrayList<>(attrs);
-            attrs.add(new Attr(UNREADABLE, NcType.CHAR, String.join("\n", unreadable)));
-        }
+        List<Attr> attrs = unreadable.appendTo(g.attributes());
         List<Dim> dims = nczarr ? g.dimensions() : new ArrayList<>(rootDims.values());
         return new GroupModel(g.name(), g.path(), g.key(), dims, attrs, g.variables(), g.groups());
     }
@@ -247,7 +241,7 @@ final class ZarrV3Reader {
         JsonNode dataType = node.get("data_type");
         V3DataTypes.Mapping types = V3DataTypes.of(dataType);
         if (types == null) {
-            unreadable.add(path + ": data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
+            unreadable.add(path, "data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
             return null;
         }
         long[] shape = longs(nodeKey, node.get("shape"), "shape");

@@ -31,6 +31,14 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
      * @return the element type, or {@code null} for an unsupported dtype
      */
     public static ElementType of(NumpyDtype dt, boolean nczarr) {
+        if (isHalfFloat(dt)) {
+            // float16 has no netCDF type: chunks are widened to float32 (exactly) as they decode
+            return new ElementType(NcType.FLOAT, Layout.NUMERIC, 4, ByteOrder.LITTLE_ENDIAN);
+        }
+        if (dt.kind() == 'M' || dt.kind() == 'm') {
+            // datetime64 / timedelta64: int64 counts of the dtype's unit
+            return new ElementType(NcType.INT64, Layout.NUMERIC, 8, dt.order());
+        }
         NcType numeric = numericType(dt);
         if (numeric != null) {
             return new ElementType(numeric, Layout.NUMERIC, dt.itemsize(), dt.order());
@@ -55,6 +63,11 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
             default:
                 return null;
         }
+    }
+
+    /** {@code <f2} or {@code >f2}: stored as half precision, read as float. */
+    public static boolean isHalfFloat(NumpyDtype dt) {
+        return dt.kind() == 'f' && dt.itemsize() == 2;
     }
 
     /** The numeric netCDF type of a bool, integer or float dtype ({@code |b1} reads as ubyte); {@code null} for others. */

@@ -176,8 +176,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 refuseMerged(key, object, vm.name(), g.findVariable(cdmName(vm.name())));
                 Variable v = cdm(key, object, () -> variable(g, vm));
                 ChunkReader reader = dataset.reader(vm);
-                // an unknown codec or a bad codec parameter fails the open, naming the variable
-                reader.checkCodecs();
+                // an unknown codec or a bad codec parameter does not fail the open: the variable
+                // stays, and reading it fails naming the dataset, the variable and the codec
                 v.setSPobject(reader);
                 readers.add(reader);
                 cdm(key, object, () -> {
