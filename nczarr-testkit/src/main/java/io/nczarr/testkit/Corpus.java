@@ -96,6 +96,16 @@ public final class Corpus {
         return entries(v3Dir(), "bad");
     }
 
+    /** This repository's data-type test data ({@code test-data/dtypes}, its own INDEX.json). */
+    public static Path dtypesDir() {
+        return testDataDir().resolve("dtypes");
+    }
+
+    /** The datasets of test-data/dtypes (issue 12: every data type, partial open). */
+    public static List<Entry> dtypesDatasets() {
+        return entries(dtypesDir(), "datasets");
+    }
+
     /** Every good dataset, shared and own, that has a netCDF-4 twin. */
     public static List<Entry> withTwins() {
         List<Entry> out = new ArrayList<>();
@@ -113,7 +123,7 @@ public final class Corpus {
     }
 
     public static Entry byName(String name) {
-        for (List<Entry> l : List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad())) {
+        for (List<Entry> l : List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad(), dtypesDatasets())) {
             for (Entry e : l) {
                 if (e.name().equals(name)) {
                     return e;
