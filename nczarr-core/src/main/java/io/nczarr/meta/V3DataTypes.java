@@ -11,8 +11,16 @@ import java.util.Map;
 final class V3DataTypes {
     private V3DataTypes() {}
 
-    /** @param stored what the chain encodes @param decoded what a chunk decodes to */
-    record Mapping(NumpyDtype stored, NumpyDtype decoded) {}
+    /**
+     * @param stored what the chain encodes
+     * @param decoded what a chunk decodes to
+     * @param time the CF units of {@code numpy.datetime64} / {@code numpy.timedelta64}, else {@code null}
+     */
+    record Mapping(NumpyDtype stored, NumpyDtype decoded, TimeUnits.Units time) {
+        Mapping(NumpyDtype stored, NumpyDtype decoded) {
+            this(stored, decoded, null);
+        }
+    }
 
     private static final Map<String, String> STORED = Map.ofEntries(
             Map.entry("bool", "|b1"),
@@ -45,6 +53,9 @@ final class V3DataTypes {
 
     /** The mapping, or {@code null} when the type has none. */
     static Mapping of(JsonNode dataType) {
+        if (dataType != null && dataType.isObject()) {
+            return time(dataType);
+        }
         String text = dataType != null && dataType.isTextual() ? STORED.get(dataType.textValue()) : null;
         if (text == null) {
             return null;
@@ -52,5 +63,33 @@ final class V3DataTypes {
         NumpyDtype stored = NumpyDtype.parseOrNull(text);
         NumpyDtype decoded = text.equals("<f2") ? NumpyDtype.parseOrNull("<f4") : stored;
         return new Mapping(stored, decoded);
+    }
+
+    /**
+     * zarr-python's {@code {"name": "numpy.datetime64", "configuration": {"unit": "ns",
+     * "scale_factor": 1}}} (or timedelta64): int64 counts with CF units, as for v2 {@code <M8[ns]}.
+     * Only a scale factor of 1 and the units {@link TimeUnits} has a rule for.
+     */
+    private static Mapping time(JsonNode dataType) {
+        String name = dataType.path("name").asText("");
+        boolean datetime = name.equals("numpy.datetime64");
+        if (!datetime && !name.equals("numpy.timedelta64")) {
+            return null;
+        }
+        JsonNode conf = dataType.get("configuration");
+        if (conf == null || !conf.isObject()) {
+            return null;
+        }
+        JsonNode scale = conf.get("scale_factor");
+        if (scale != null && !(scale.isIntegralNumber() && scale.asLong() == 1)) {
+            return null;
+        }
+        JsonNode unit = conf.get("unit");
+        TimeUnits.Units units = unit != null && unit.isTextual() ? TimeUnits.of(datetime, unit.textValue()) : null;
+        if (units == null) {
+            return null;
+        }
+        NumpyDtype int64 = NumpyDtype.parseOrNull("<i8");
+        return new Mapping(int64, int64, units);
     }
 }

@@ -95,7 +95,11 @@ final class VariableBuilder {
      * {@code calendar = "proleptic_gregorian"}, NumPy's calendar) appended unless already there.
      */
     static List<Attr> withTimeUnits(NumpyDtype dtype, List<Attr> attrs) {
-        TimeUnits.Units u = TimeUnits.of(dtype.text());
+        return withTimeUnits(TimeUnits.of(dtype.text()), attrs);
+    }
+
+    /** As {@link #withTimeUnits(NumpyDtype, List)} for given units ({@code null}: none). */
+    static List<Attr> withTimeUnits(TimeUnits.Units u, List<Attr> attrs) {
         if (u == null) {
             return attrs;
         }

@@ -288,7 +288,7 @@ final class ZarrV3Reader {
                 null,
                 List.of(),
                 sep,
-                new V3Layout(dataType.textValue(), types.stored(), codecs, defaultKeys, sep));
+                new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep));
         ElementType et = ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
@@ -299,7 +299,7 @@ final class ZarrV3Reader {
             return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
-        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(nodeKey, attrsNode));
         Object fill = fill(nodeKey, node.get("fill_value"), types, et);
         Attr fillAttr = null;
         if (et.ncType().isNumeric()) {
@@ -471,6 +471,12 @@ final class ZarrV3Reader {
     /** What missing chunks read as: a boxed value of the variable's type, a string, or {@code null}. */
     private Object fill(String nodeKey, JsonNode fv, V3DataTypes.Mapping types, ElementType et)
             throws MetadataException {
+        if (types.time() != null
+                && (fv == null
+                        || fv.isNull()
+                        || fv.isTextual() && fv.textValue().equals("NaT"))) {
+            return TimeUnits.NAT;
+        }
         if (fv == null || fv.isNull()) {
             return null;
         }

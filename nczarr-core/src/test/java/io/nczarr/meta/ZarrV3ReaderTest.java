@@ -124,6 +124,55 @@ class ZarrV3ReaderTest {
     }
 
     @Test
+    void numpyDatetime64AndTimedelta64AreInt64WithCfUnits() throws IOException {
+        String dt = "{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"ns\",\"scale_factor\":1}}";
+        String td = "{\"name\":\"numpy.timedelta64\",\"configuration\":{\"unit\":\"s\",\"scale_factor\":1}}";
+        String odd = "{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"s\",\"scale_factor\":10}}";
+        byte[] chunk = java.nio.ByteBuffer.allocate(16)
+                .putLong(5)
+                .putLong(Long.MIN_VALUE)
+                .array();
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put(
+                        "t/zarr.json",
+                        array("").replace("\"int16\"", dt).replace("\"fill_value\":-7", "\"fill_value\":\"NaT\""))
+                .put("t/c/0", chunk)
+                .put("d/zarr.json", array("").replace("\"int16\"", td))
+                .put("o/zarr.json", array("").replace("\"int16\"", odd))
+                .build();
+        DatasetModel m = read(s);
+        VarModel t = m.root().variables().stream()
+                .filter(v -> v.name().equals("t"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(NcType.INT64, t.type());
+        assertEquals("nanoseconds since 1970-01-01T00:00:00", attr(t, "units"));
+        assertEquals("proleptic_gregorian", attr(t, "calendar"));
+        long[] data = (long[]) new ChunkReader(s, t, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new long[] {5, Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE}, data);
+        VarModel d = m.root().variables().stream()
+                .filter(v -> v.name().equals("d"))
+                .findFirst()
+                .orElseThrow();
+        assertEquals("seconds", attr(d, "units"));
+        long[] dd = (long[]) new ChunkReader(s, d, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new long[] {-7, -7, -7, -7}, dd);
+        assertEquals(2, m.root().variables().size());
+        assertTrue(m.root().attributes().stream()
+                .anyMatch(a -> a.name().equals("_unreadable_arrays")
+                        && a.value().toString().startsWith("/o: ")));
+    }
+
+    private static String attr(VarModel v, String name) {
+        return v.attributes().stream()
+                .filter(a -> a.name().equals(name))
+                .map(a -> String.valueOf(a.value()))
+                .findFirst()
+                .orElse(null);
+    }
+
+    @Test
     void hexAndSpecialFillValues() throws IOException {
         MemoryStore s = MemoryStore.builder("mem:v3")
                 .put("zarr.json", ROOT)
