@@ -37,38 +37,9 @@ public final class V2Pipeline {
      * @param chunkBytes decoded bytes per chunk (0 when elements have no fixed size)
      * @param callerParsesVlenUtf8 leave {@code vlen-utf8} out: the caller parses (and checks) the
      *     items itself, so running it would only validate every chunk twice
-     */
-    public static CodecPipeline build(
-            CodecConfig compressor,
-            List<CodecConfig> filters,
-            CodecSource codecs,
-            long chunkElements,
-            long chunkBytes,
-            boolean callerParsesVlenUtf8)
-            throws IOException {
-        return build(compressor, filters, codecs, chunkElements, chunkBytes, callerParsesVlenUtf8, Long.MAX_VALUE);
-    }
-
-    /**
-     * As {@link #build(CodecConfig, List, CodecSource, long, long, boolean)}, with the steps before the
-     * last bounded by {@code maxInnerBytes} too (a memory limit: their sizes are not declared).
-     */
-    public static CodecPipeline build(
-            CodecConfig compressor,
-            List<CodecConfig> filters,
-            CodecSource codecs,
-            long chunkElements,
-            long chunkBytes,
-            boolean callerParsesVlenUtf8,
-            long maxInnerBytes)
-            throws IOException {
-        return build(compressor, filters, codecs, chunkElements, chunkBytes, callerParsesVlenUtf8, maxInnerBytes, null);
-    }
-
-    /**
-     * As {@link #build(CodecConfig, List, CodecSource, long, long, boolean, long)}, for an array of
-     * {@code dtype}: a half-precision array ({@code <f2}, {@code >f2}) gets a last decode step that
-     * widens it, exactly, to little-endian float32 (netCDF has no float16).
+     * @param maxInnerBytes bound of the steps before the last (a memory limit: their sizes are not declared)
+     * @param dtype the array's dtype, or {@code null}: a half-precision array ({@code <f2}, {@code >f2}) gets
+     *     a last decode step that widens it, exactly, to little-endian float32 (netCDF has no float16)
      */
     public static CodecPipeline build(
             CodecConfig compressor,

@@ -24,18 +24,6 @@ public record StoreResources(
         this(s3Clients, environment, limits, false);
     }
 
-    /** The default limits for this heap with the object limit set to {@code maxObjectBytes}; confined. */
-    public StoreResources(S3ClientPool s3Clients, AwsEnvironment environment, long maxObjectBytes) {
-        this(s3Clients, environment, objectLimit(maxObjectBytes), false);
-    }
-
-    private static MemoryLimits objectLimit(long maxObjectBytes) {
-        if (maxObjectBytes < 1) {
-            throw new IllegalArgumentException("maxObjectBytes must be positive, not " + maxObjectBytes);
-        }
-        return MemoryLimits.defaults().withMaxObjectBytes(Math.min(maxObjectBytes, MemoryLimits.MAX_ARRAY_BYTES));
-    }
-
     /** The largest object read whole. */
     public long maxObjectBytes() {
         return limits.maxObjectBytes();

@@ -196,7 +196,9 @@ class CodecPipelineTest {
                 },
                 100,
                 800,
-                callerParsesVlen);
+                callerParsesVlen,
+                Long.MAX_VALUE,
+                null);
     }
 
     @Test

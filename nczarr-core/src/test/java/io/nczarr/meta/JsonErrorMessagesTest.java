@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.StoreException;
 import io.nczarr.store.DirectoryStore;
-import io.nczarr.store.StoreLimits;
+import io.nczarr.store.MemoryLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -87,7 +87,7 @@ class JsonErrorMessagesTest {
             }
         }
         // links out allowed: parsed, but the message shows no more than the short excerpt
-        try (DirectoryStore s = new DirectoryStore(ds, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, true)) {
+        try (DirectoryStore s = new DirectoryStore(ds, MemoryLimits.defaults().maxObjectBytes(), true)) {
             MetadataException e = assertThrows(MetadataException.class, () -> Json.readObject(s, ".zgroup"));
             String m = e.getMessage();
             String text = new String(content, StandardCharsets.ISO_8859_1);

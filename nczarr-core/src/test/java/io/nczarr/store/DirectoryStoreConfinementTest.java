@@ -130,7 +130,7 @@ class DirectoryStoreConfinementTest {
         try (DirectoryStore s = new DirectoryStore(ds)) {
             assertRefused(s, "v/1", "outside the dataset");
         }
-        try (DirectoryStore s = new DirectoryStore(ds, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, true)) {
+        try (DirectoryStore s = new DirectoryStore(ds, MemoryLimits.defaults().maxObjectBytes(), true)) {
             assertRefused(s, "v/1", "not a regular file");
             assertRefusedRange(s, "v/1");
         }
@@ -154,7 +154,7 @@ class DirectoryStoreConfinementTest {
         Path fifo = outside.resolve("pipe");
         Assumptions.assumeTrue(mkfifo(fifo), "mkfifo is not available here");
         Files.createSymbolicLink(ds.resolve("v/1"), fifo);
-        try (DirectoryStore s = new DirectoryStore(ds, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, true)) {
+        try (DirectoryStore s = new DirectoryStore(ds, MemoryLimits.defaults().maxObjectBytes(), true)) {
             assertTimeoutPreemptively(Duration.ofSeconds(10), () -> assertRefused(s, "v/1", "not a regular file"));
         }
     }
@@ -183,7 +183,7 @@ class DirectoryStoreConfinementTest {
     void linksOutAreFollowedWhenAllowed() throws IOException {
         Files.createSymbolicLink(ds.resolve("v/1"), outside.resolve("secret"));
         Files.createSymbolicLink(ds.resolve("w"), outside);
-        try (DirectoryStore s = new DirectoryStore(ds, StoreLimits.DEFAULT_MAX_OBJECT_BYTES, true)) {
+        try (DirectoryStore s = new DirectoryStore(ds, MemoryLimits.defaults().maxObjectBytes(), true)) {
             assertEquals(OUTSIDE_CONTENT, new String(s.get("v/1").orElseThrow(), StandardCharsets.UTF_8));
             assertEquals(OUTSIDE_CONTENT, new String(s.get("w/secret").orElseThrow(), StandardCharsets.UTF_8));
             assertEquals(List.of(".zarray", "secret"), s.list("w"));
@@ -194,8 +194,8 @@ class DirectoryStoreConfinementTest {
     void theOptionReachesDirectoryStoresThroughTheResources() throws IOException {
         Files.createSymbolicLink(ds.resolve("v/1"), outside.resolve("secret"));
         DatasetUrl url = DatasetUrl.parse(ds.toUri() + "#mode=zarr,file");
-        StoreResources confined = new StoreResources(
-                TestStores.S3_CLIENTS, AwsEnvironment.system(), StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+        StoreResources confined =
+                new StoreResources(TestStores.S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults());
         try (Store s = Stores.open(url, confined)) {
             assertRefused(s, "v/1", "outside the dataset");
         }

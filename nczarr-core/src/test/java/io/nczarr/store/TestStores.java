@@ -13,7 +13,7 @@ public final class TestStores {
     public static final S3ClientPool S3_CLIENTS = new S3ClientPool(S3ClientFactory::create);
 
     public static final StoreResources RESOURCES =
-            new StoreResources(S3_CLIENTS, AwsEnvironment.system(), StoreLimits.DEFAULT_MAX_OBJECT_BYTES);
+            new StoreResources(S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults());
 
     public static Store open(DatasetUrl url) throws IOException {
         return Stores.open(url, RESOURCES);
