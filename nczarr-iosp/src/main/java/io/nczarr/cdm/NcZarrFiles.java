@@ -67,30 +67,27 @@ public final class NcZarrFiles {
 
     /**
      * {@code #mode=bytes}: one netCDF file read with cdm's own readers. Remote URLs go through
-     * {@link ByteRangeFiles} (configured by the {@code nczarr.bytes.*} system properties), which
-     * picks the backend: S3 requests for {@code s3://} and for http(s) URLs with {@code s3} mode or
-     * an {@code aws.profile}, plain HTTP ranges otherwise. A local path is opened directly.
+     * {@link ByteRangeFiles} (its {@code nczarr.bytes.*} settings read from the options' environment, with
+     * the options' HTTP client and S3 pool), which picks the backend: S3 requests for {@code s3://} and for
+     * http(s) URLs with {@code s3} mode or an {@code aws.profile}, plain HTTP ranges otherwise. A local path
+     * is opened directly.
      */
     private static NetcdfFile openBytes(DatasetUrl url, String location, NcZarrOptions options) throws IOException {
         try {
-            return openBytes0(url, location, options);
+            if ("file".equals(url.scheme())) {
+                return NetcdfFile.open(url.localPath().toString());
+            }
+            return ByteRangeFiles.open(
+                    url.uri(),
+                    url.parameters(),
+                    location,
+                    ByteRangeFiles.config(options.environment()::property),
+                    options.httpClient(),
+                    options.s3Clients());
         } catch (RuntimeException e) {
             // cdm's own netCDF-3/HDF5 readers, on a file they cannot parse
             throw Guard.unexpected(Guard.name(url), null, e);
         }
-    }
-
-    private static NetcdfFile openBytes0(DatasetUrl url, String location, NcZarrOptions options) throws IOException {
-        if ("file".equals(url.scheme())) {
-            return NetcdfFile.open(url.localPath().toString());
-        }
-        return ByteRangeFiles.open(
-                url.uri(),
-                url.parameters(),
-                location,
-                ByteRangeFiles.config(options.environment()::property),
-                options.httpClient(),
-                options.s3Clients());
     }
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */
