@@ -473,7 +473,7 @@ public final class ChunkReader {
      */
     private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
 
-    private static byte[] scratch(int len) {
+    static byte[] scratch(int len) {
         java.lang.ref.SoftReference<byte[]> ref = SCRATCH.get();
         byte[] b = ref == null ? null : ref.get();
         if (b == null || b.length < len) {

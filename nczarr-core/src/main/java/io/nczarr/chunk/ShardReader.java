@@ -262,7 +262,10 @@ final class ShardReader {
                             et,
                             innerElements);
                 } else {
-                    data = new NumericChunk(codec.decodeInner(stored, innerElements * et.itemSize()), et.order());
+                    // as the unsharded path: the last step decodes into this thread's reusable buffer
+                    int len = innerElements * et.itemSize();
+                    byte[] scratch = len <= ChunkReader.MAX_SCRATCH_BYTES ? ChunkReader.scratch(len) : null;
+                    data = new NumericChunk(codec.decodeInnerInto(stored, scratch), et.order());
                 }
             } catch (IllegalArgumentException ex) {
                 throw error(ex.getMessage());

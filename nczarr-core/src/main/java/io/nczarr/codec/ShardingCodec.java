@@ -125,9 +125,18 @@ public final class ShardingCodec implements ArrayBytesCodec {
         if (itemSize == 0) {
             return inner.decode(stored, maxDecodedBytes);
         }
+        return decodeInnerInto(stored, null);
+    }
+
+    /**
+     * One inner chunk of fixed-size elements, its last step decoded into {@code scratch} (the caller's
+     * reusable buffer of at least the inner chunk's size, or {@code null}): returns {@code scratch} holding
+     * the chunk, or a new array of exactly its size.
+     */
+    public byte[] decodeInnerInto(byte[] stored, byte[] scratch) throws IOException {
         int len = (int) (innerElements * itemSize);
-        byte[] out = inner.decodeInto(stored, null, len);
-        if (out.length != len) {
+        byte[] out = inner.decodeInto(stored, scratch, len);
+        if (out != scratch && out.length != len) {
             throw new CodecException(
                     "sharding_indexed: an inner chunk decodes to " + out.length + " bytes, " + len + " expected");
         }
