@@ -50,12 +50,15 @@ public final class S3Bucket implements Closeable {
     private final S3ClientPool.Lease lease;
     private final S3Client client;
     private final S3Retries retries;
+    /** GETs past the SDK's pipeline; {@code null} once AWS said the bucket is elsewhere, or where only the SDK can go. */
+    private volatile DirectGets direct;
 
     private S3Bucket(S3Settings settings, S3ClientPool.Lease lease) {
         this.settings = settings;
         this.lease = lease;
         this.client = lease.client();
         this.retries = new S3Retries(settings.tuning());
+        this.direct = settings.tuning().sdkGets() ? null : lease.direct();
     }
 
     /** Opens the bucket of {@code settings.location()} with a client from {@code pool}. No request is made. */
@@ -141,7 +144,7 @@ public final class S3Bucket implements Closeable {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
-                in = open(key, getRequest(key, "bytes=-" + length, d));
+                in = open(key, "bytes=-" + length, d);
             } catch (RangeNotSatisfiable e) {
                 return new byte[0]; // an empty object has no suffix
             }
@@ -243,10 +246,10 @@ public final class S3Bucket implements Closeable {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
-                in = open(key, getRequest(key, "bytes=0-" + Math.min(maxBytes, Long.MAX_VALUE - 1), d));
+                in = open(key, "bytes=0-" + Math.min(maxBytes, Long.MAX_VALUE - 1), d);
             } catch (RangeNotSatisfiable e) {
                 // no byte 0: an empty object (S3 refuses every range of one); ask for the whole of it
-                in = open(key, getRequest(key, null, d));
+                in = open(key, null, d);
             }
             return readWhole(key, in, maxBytes, d);
         } catch (AbortedException e) {
@@ -316,7 +319,7 @@ public final class S3Bucket implements Closeable {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
-                in = open(key, getRequest(key, "bytes=" + offset + "-" + (offset + len - 1), d));
+                in = open(key, "bytes=" + offset + "-" + (offset + len - 1), d);
             } catch (RangeNotSatisfiable e) {
                 return new Ranged(-1, -1, null);
             }
@@ -407,15 +410,6 @@ public final class S3Bucket implements Closeable {
 
     // ---- requests and bodies ---------------------------------------------------------------------
 
-    private GetObjectRequest getRequest(String key, String range, Deadline d) {
-        GetObjectRequest.Builder b =
-                GetObjectRequest.builder().bucket(bucket()).key(key).overrideConfiguration(timeouts(d));
-        if (range != null) {
-            b.range(range);
-        }
-        return b.build();
-    }
-
     /** The SDK's own time-outs for one attempt: what is left of its deadline (the SDK makes one attempt). */
     private static AwsRequestOverrideConfiguration timeouts(Deadline d) {
         return AwsRequestOverrideConfiguration.builder()
@@ -424,10 +418,26 @@ public final class S3Bucket implements Closeable {
                 .build();
     }
 
-    /** Sends a GET and returns once the headers are in; a 404 is {@link NoSuchObject}, a 416 {@link RangeNotSatisfiable}. */
-    private ResponseInputStream<GetObjectResponse> open(String key, GetObjectRequest req) throws IOException {
+    /**
+     * Sends a GET ({@code range}: a {@code Range} header value, {@code null} for the whole object) and returns
+     * once the headers are in; a 404 is {@link NoSuchObject}, a 416 {@link RangeNotSatisfiable}.
+     */
+    private ResponseInputStream<GetObjectResponse> open(String key, String range, Deadline d) throws IOException {
         try {
-            return client.getObject(req);
+            DirectGets g = direct;
+            if (g != null) {
+                try {
+                    return g.get(bucket(), key, range, d);
+                } catch (DirectGets.WrongRegion e) {
+                    direct = null; // the SDK's client follows AWS's redirects
+                }
+            }
+            GetObjectRequest.Builder b =
+                    GetObjectRequest.builder().bucket(bucket()).key(key).overrideConfiguration(timeouts(d));
+            if (range != null) {
+                b.range(range);
+            }
+            return client.getObject(b.build());
         } catch (S3Exception e) {
             if (isMissingObject(e)) {
                 throw new NoSuchObject(url(key) + ": no such object [" + settings.describe() + "]");
@@ -660,6 +670,11 @@ public final class S3Bucket implements Closeable {
         InterruptedIOException x = new InterruptedIOException(url(key) + ": S3 request interrupted");
         x.initCause(e);
         return x;
+    }
+
+    /** Whether GETs go straight to the HTTP client (rather than through the SDK's pipeline). */
+    boolean sendsGetsDirectly() {
+        return direct != null;
     }
 
     /** Releases this bucket's hold on the shared client. */

@@ -28,11 +28,7 @@ public final class S3ClientFactory {
         Duration attempt = Duration.ofMillis(spec.attemptTimeoutMillis());
         Duration call = Duration.ofMillis(spec.requestTimeoutMillis());
         S3ClientBuilder b = S3Client.builder()
-                .httpClientBuilder(Apache5HttpClient.builder()
-                        .maxConnections(spec.maxConnections())
-                        .connectionTimeout(min(attempt, MAX_CONNECT_TIMEOUT))
-                        // no single read blocks longer than an attempt may last
-                        .socketTimeout(attempt))
+                .httpClientBuilder(httpClient(spec))
                 .region(Region.of(spec.region()))
                 .credentialsProvider(spec.credentials().provider())
                 .forcePathStyle(spec.pathStyle())
@@ -53,6 +49,15 @@ public final class S3ClientFactory {
             b.crossRegionAccessEnabled(true);
         }
         return b.build();
+    }
+
+    /** The HTTP client of a spec: its connections, and no single read blocking longer than an attempt may last. */
+    static Apache5HttpClient.Builder httpClient(S3ClientSpec spec) {
+        Duration attempt = Duration.ofMillis(spec.attemptTimeoutMillis());
+        return Apache5HttpClient.builder()
+                .maxConnections(spec.maxConnections())
+                .connectionTimeout(min(attempt, MAX_CONNECT_TIMEOUT))
+                .socketTimeout(attempt);
     }
 
     private static Duration min(Duration a, Duration b) {

@@ -18,10 +18,19 @@ public final class S3ClientPool implements Closeable {
 
     private static final class Entry {
         final S3Client client;
+        final DirectGets direct;
         int users;
 
-        Entry(S3Client client) {
+        Entry(S3Client client, DirectGets direct) {
             this.client = client;
+            this.direct = direct;
+        }
+
+        void close() {
+            client.close();
+            if (direct != null) {
+                direct.close();
+            }
         }
     }
 
@@ -33,18 +42,18 @@ public final class S3ClientPool implements Closeable {
     public synchronized Lease acquire(S3ClientSpec spec) {
         Entry e = clients.get(spec);
         if (e == null) {
-            e = new Entry(factory.apply(spec));
+            e = new Entry(factory.apply(spec), DirectGets.create(spec));
             clients.put(spec, e);
         }
         e.users++;
-        return new Lease(spec, e.client);
+        return new Lease(spec, e.client, e.direct);
     }
 
     private synchronized void release(S3ClientSpec spec) {
         Entry e = clients.get(spec);
         if (e != null && --e.users == 0) {
             clients.remove(spec);
-            e.client.close();
+            e.close();
         }
     }
 
@@ -55,7 +64,7 @@ public final class S3ClientPool implements Closeable {
     @Override
     public synchronized void close() {
         for (Entry e : clients.values()) {
-            e.client.close();
+            e.close();
         }
         clients.clear();
     }
@@ -75,15 +84,22 @@ public final class S3ClientPool implements Closeable {
     public final class Lease implements Closeable {
         private final S3ClientSpec spec;
         private final S3Client client;
+        private final DirectGets direct;
         private boolean closed;
 
-        private Lease(S3ClientSpec spec, S3Client client) {
+        private Lease(S3ClientSpec spec, S3Client client, DirectGets direct) {
             this.spec = spec;
             this.client = client;
+            this.direct = direct;
         }
 
         public S3Client client() {
             return client;
+        }
+
+        /** GETs past the SDK's pipeline on the same kind of connection, or {@code null} where only the SDK can go. */
+        DirectGets direct() {
+            return direct;
         }
 
         public S3ClientSpec spec() {

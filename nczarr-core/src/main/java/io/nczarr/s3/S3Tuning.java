@@ -17,7 +17,10 @@ import java.util.Map;
  *   <li>{@code nczarr.s3.attemptTimeoutMs}: one attempt, from sending the request to the last byte of
  *       the response body; also the longest a single socket read may block (default 30 000);
  *   <li>{@code nczarr.s3.requestTimeoutMs}: the whole request, every attempt and backoff included
- *       (default 120 000); no attempt outlives it.
+ *       (default 120 000); no attempt outlives it;
+ *   <li>{@code nczarr.s3.sdkGets}: {@code true} sends GETs through the AWS SDK's full request pipeline
+ *       rather than signed directly on its HTTP client (default {@code false}; LIST and HEAD always go
+ *       through the SDK). For comparison, and as a way back should a server need what only the SDK does.
  * </ul>
  *
  * @param attemptTimeoutMillis never more than {@code requestTimeoutMillis}
@@ -28,7 +31,8 @@ public record S3Tuning(
         int maxAttempts,
         long retryBaseDelayMillis,
         long attemptTimeoutMillis,
-        long requestTimeoutMillis) {
+        long requestTimeoutMillis,
+        boolean sdkGets) {
 
     public static final String CONCURRENCY = "nczarr.s3.concurrency";
     public static final String MAX_CONNECTIONS = "nczarr.s3.maxConnections";
@@ -36,6 +40,7 @@ public record S3Tuning(
     public static final String RETRY_BASE_DELAY_MS = "nczarr.s3.retryBaseDelayMs";
     public static final String ATTEMPT_TIMEOUT_MS = "nczarr.s3.attemptTimeoutMs";
     public static final String REQUEST_TIMEOUT_MS = "nczarr.s3.requestTimeoutMs";
+    public static final String SDK_GETS = "nczarr.s3.sdkGets";
 
     public static final int DEFAULT_CONCURRENCY = 16;
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
@@ -76,7 +81,8 @@ public record S3Tuning(
                 DEFAULT_MAX_ATTEMPTS,
                 DEFAULT_RETRY_BASE_DELAY_MS,
                 DEFAULT_ATTEMPT_TIMEOUT_MS,
-                DEFAULT_REQUEST_TIMEOUT_MS);
+                DEFAULT_REQUEST_TIMEOUT_MS,
+                false);
     }
 
     /** From URL fragment keys (lower case) and system properties. */
@@ -87,7 +93,8 @@ public record S3Tuning(
                 (int) number(MAX_ATTEMPTS, fragment, env, DEFAULT_MAX_ATTEMPTS),
                 number(RETRY_BASE_DELAY_MS, fragment, env, DEFAULT_RETRY_BASE_DELAY_MS),
                 number(ATTEMPT_TIMEOUT_MS, fragment, env, DEFAULT_ATTEMPT_TIMEOUT_MS),
-                number(REQUEST_TIMEOUT_MS, fragment, env, DEFAULT_REQUEST_TIMEOUT_MS));
+                number(REQUEST_TIMEOUT_MS, fragment, env, DEFAULT_REQUEST_TIMEOUT_MS),
+                flag(SDK_GETS, fragment, env));
     }
 
     /** {@link #attemptTimeoutMillis()} as a duration. */
@@ -98,6 +105,21 @@ public record S3Tuning(
     /** {@link #requestTimeoutMillis()} as a duration. */
     public Duration requestTimeout() {
         return Duration.ofMillis(requestTimeoutMillis);
+    }
+
+    private static boolean flag(String key, Map<String, String> fragment, AwsEnvironment env) {
+        String v = fragment.get(key.toLowerCase(Locale.ROOT));
+        if (v == null || v.isBlank()) {
+            v = env.property(key);
+        }
+        if (v == null || v.isBlank()) {
+            return false;
+        }
+        return switch (v.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + " must be true or false, not '" + v + "'");
+        };
     }
 
     private static long number(String key, Map<String, String> fragment, AwsEnvironment env, long dflt) {

@@ -19,7 +19,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 class S3RetriesTest {
 
     static S3Retries retries(int attempts, long baseMs, long attemptMs, long requestMs) {
-        return new S3Retries(new S3Tuning(1, 1, attempts, baseMs, attemptMs, requestMs));
+        return new S3Retries(new S3Tuning(1, 1, attempts, baseMs, attemptMs, requestMs, false));
     }
 
     static StoreException transient_() {
