@@ -156,7 +156,9 @@ class ArchitectureTest {
                         "net.jpountz..",
                         "org.apache.commons.compress..",
                         "org.tukaani.xz..",
-                        "org.xerial.snappy..")
+                        "org.xerial.snappy..",
+                        // optional native decoders (libdeflate) found on the system
+                        "com.sun.jna..")
                 .check(library);
     }
 

@@ -8,10 +8,10 @@ import java.util.List;
 final class BuiltInCodecs {
     private BuiltInCodecs() {}
 
-    static List<CodecFactory> factories() {
+    static List<CodecFactory> factories(NativeCodecs natives) {
         return List.of(
                 // compressors (bytes -> bytes)
-                of("zlib", c -> new ZlibCodec()),
+                of("zlib", c -> natives.hasDeflate() ? new NativeZlibCodec() : new ZlibCodec()),
                 of("gzip", c -> new GzipCodec()),
                 of("bz2", c -> new Bz2Codec()),
                 of("lzma", LzmaCodec::create),

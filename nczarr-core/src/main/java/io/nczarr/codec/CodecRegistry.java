@@ -21,15 +21,20 @@ public final class CodecRegistry {
         this.factories = Collections.unmodifiableMap(new LinkedHashMap<>(factories));
     }
 
-    /** The codecs this project implements. */
+    /** The codecs this project implements, in Java. */
     public static CodecRegistry builtIns() {
-        return of(BuiltInCodecs.factories());
+        return of(BuiltInCodecs.factories(NativeCodecs.none()));
     }
 
-    /** Built-ins plus every {@link CodecFactory} found by ServiceLoader (a user codec wins on a clash). */
+    /** Built-ins in Java plus every {@link CodecFactory} found by ServiceLoader (a user codec wins on a clash). */
     public static CodecRegistry standard() {
+        return standard(NativeCodecs.none());
+    }
+
+    /** As {@link #standard()}, with the native decoders of {@code natives} where it has them. */
+    public static CodecRegistry standard(NativeCodecs natives) {
         Map<String, CodecFactory> map = new LinkedHashMap<>();
-        for (CodecFactory f : BuiltInCodecs.factories()) {
+        for (CodecFactory f : BuiltInCodecs.factories(natives)) {
             map.put(f.id(), f);
         }
         for (CodecFactory f : ServiceLoader.load(CodecFactory.class, CodecRegistry.class.getClassLoader())) {

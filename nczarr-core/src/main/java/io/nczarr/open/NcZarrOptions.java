@@ -1,6 +1,7 @@
 package io.nczarr.open;
 
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
@@ -37,6 +38,8 @@ import java.util.List;
  *   <tr><td>{@code nczarr.limits.maxReadBytes}</td><td>heap/2</td><td>largest result of one read</td></tr>
  *   <tr><td>{@code nczarr.store.allowSymlinksOut}</td><td>false</td><td>whether directory stores follow
  *       symbolic links that lead out of the dataset directory ({@code true} or {@code false})</td></tr>
+ *   <tr><td>{@code nczarr.codec.native}</td><td>true</td><td>whether native decoders found on the system
+ *       (libdeflate for zlib) replace the Java ones; {@code false}: Java only</td></tr>
  * </table>
  *
  * <p>The limits are byte counts, optionally with a binary suffix ({@code 512m}, {@code 2g}); {@link
@@ -53,6 +56,7 @@ public final class NcZarrOptions implements AutoCloseable {
     public static final String MAX_METADATA_BYTES = MemoryLimits.MAX_METADATA_BYTES;
     public static final String MAX_READ_BYTES = MemoryLimits.MAX_READ_BYTES;
     public static final String ALLOW_SYMLINKS_OUT = "nczarr.store.allowSymlinksOut";
+    public static final String NATIVE_CODECS = "nczarr.codec.native";
 
     public static final int DEFAULT_REQUEST_THREADS = 64;
     /** More threads than this is a configuration mistake, not a wish. */
@@ -265,7 +269,7 @@ public final class NcZarrOptions implements AutoCloseable {
         public NcZarrOptions build() throws NcZarrException {
             List<AutoCloseable> owned = new ArrayList<>();
             if (codecs == null) {
-                codecs = CodecRegistry.standard();
+                codecs = CodecRegistry.standard(flag(NATIVE_CODECS, true) ? NativeCodecs.load() : NativeCodecs.none());
             }
             limits = resolveLimits();
             allowSymlinksOut = allowSymlinksOutGiven != null ? allowSymlinksOutGiven : flag(ALLOW_SYMLINKS_OUT, false);

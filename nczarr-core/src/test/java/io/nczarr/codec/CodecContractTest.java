@@ -191,8 +191,20 @@ class CodecContractTest {
                         id + " has a contract entry",
                         () -> fail("codec id '" + id + "' has no entry in CodecContractTest.CASES"));
             }
-            return dynamicContainer(id, contract(id, c));
+            return dynamicContainer(id, contract(id, c, REGISTRY));
         });
+    }
+
+    /** The native decoders the system has (libdeflate) keep the same contract as the Java ones they replace. */
+    @TestFactory
+    Stream<DynamicNode> nativeCodecsKeepTheContract() {
+        NativeCodecs natives = NativeCodecs.load();
+        CodecRegistry registry = CodecRegistry.standard(natives);
+        List<String> ids = new ArrayList<>();
+        if (natives.hasDeflate()) {
+            ids.add("zlib");
+        }
+        return ids.stream().map(id -> dynamicContainer("native " + id, contract(id, CASES.get(id), registry)));
     }
 
     @Test
@@ -202,15 +214,15 @@ class CodecContractTest {
         assertEquals(Set.of(), stale, "entries for ids the registry does not have");
     }
 
-    private static Stream<DynamicTest> contract(String id, Case c) {
+    private static Stream<DynamicTest> contract(String id, Case c, CodecRegistry registry) {
         List<DynamicTest> tests = new ArrayList<>();
         tests.add(dynamicTest("builds from default parameters as a " + c.kind(), () -> {
-            Codec codec = create(JSON.readTree(c.defaults()), "<f8");
+            Codec codec = create(JSON.readTree(c.defaults()), "<f8", registry);
             assertEquals(c.kind(), CodecKind.of(codec));
         }));
         if (c.truncation() == Truncation.UNSUPPORTED) {
             tests.add(dynamicTest("decoding anything is a CodecException", () -> {
-                Codec codec = create(JSON.readTree(c.defaults()), "<f8");
+                Codec codec = create(JSON.readTree(c.defaults()), "<f8", registry);
                 assertThrows(CodecException.class, () -> codec.decode(new byte[16], 1000));
                 assertThrows(CodecException.class, () -> codec.decodeInto(new byte[16], new byte[1000], 1000));
                 assertThrows(CodecException.class, () -> codec.decode(new byte[0], 1000));
@@ -219,13 +231,13 @@ class CodecContractTest {
         }
         tests.add(dynamicTest("decodes its sample", () -> {
             Sample s = load(c);
-            byte[] out = codecFor(s).decode(s.encoded(), s.decodedBytes());
+            byte[] out = codecFor(s, registry).decode(s.encoded(), s.decodedBytes());
             assertEquals(s.decodedBytes(), out.length);
             assertEquals(s.decodedSha256(), TestSupport.sha256(out));
         }));
         tests.add(dynamicTest("honours the output bound", () -> {
             Sample s = load(c);
-            Codec codec = codecFor(s);
+            Codec codec = codecFor(s, registry);
             int tooSmall = s.decodedBytes() - 1;
             assertThrows(CodecException.class, () -> codec.decode(s.encoded(), tooSmall));
             assertThrows(CodecException.class, () -> codec.decodeInto(s.encoded(), new byte[tooSmall], tooSmall));
@@ -233,7 +245,7 @@ class CodecContractTest {
         }));
         tests.add(dynamicTest("empty and truncated input: " + c.truncation(), () -> {
             Sample s = load(c);
-            Codec codec = codecFor(s);
+            Codec codec = codecFor(s, registry);
             byte[] enc = s.encoded();
             for (int cut : new int[] {0, 1, 2, 3, 5, enc.length / 3, enc.length / 2, enc.length - 2, enc.length - 1}) {
                 if (cut < 0 || cut >= enc.length) {
@@ -251,7 +263,7 @@ class CodecContractTest {
         }));
         tests.add(dynamicTest("decodeInto gives what decode gives", () -> {
             Sample s = load(c);
-            Codec codec = codecFor(s);
+            Codec codec = codecFor(s, registry);
             int n = s.decodedBytes();
             for (int extra : new int[] {0, 37}) {
                 byte[] reused = new byte[n + extra];
@@ -263,7 +275,7 @@ class CodecContractTest {
         }));
         tests.add(dynamicTest("one instance decodes concurrently", () -> {
             Sample s = load(c);
-            Codec codec = codecFor(s);
+            Codec codec = codecFor(s, registry);
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
                 List<Future<?>> fs = new ArrayList<>();
@@ -319,11 +331,15 @@ class CodecContractTest {
     }
 
     private static Codec codecFor(Sample s) throws IOException {
-        return create(s.config(), s.arrayDtype());
+        return codecFor(s, REGISTRY);
     }
 
-    private static Codec create(JsonNode config, String arrayDtype) throws IOException {
-        return REGISTRY.create(new CodecConfig(config.get("id").asText(), config, arrayDtype));
+    private static Codec codecFor(Sample s, CodecRegistry registry) throws IOException {
+        return create(s.config(), s.arrayDtype(), registry);
+    }
+
+    private static Codec create(JsonNode config, String arrayDtype, CodecRegistry registry) throws IOException {
+        return registry.create(new CodecConfig(config.get("id").asText(), config, arrayDtype));
     }
 
     /** A fixture of src/test/resources/codec-extra. */

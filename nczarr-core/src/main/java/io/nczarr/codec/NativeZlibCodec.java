@@ -1,0 +1,73 @@
+package io.nczarr.codec;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import io.nczarr.error.CodecException;
+import java.util.Arrays;
+
+/**
+ * numcodecs {@code zlib} decoded by libdeflate ({@link NativeCodecs}); the same answers and errors
+ * as {@link ZlibCodec}, which stays the decoder wherever the library is absent.
+ */
+final class NativeZlibCodec implements BytesBytesCodec {
+
+    private static final String ID = "zlib";
+
+    @Override
+    public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        int limit = Math.max(0, maxDecodedBytes);
+        byte[] buf = new byte[ZlibCodec.initialSize(limit, encoded.length)];
+        while (true) {
+            long n = inflate(encoded, buf);
+            if (n >= 0) {
+                return n == buf.length ? buf : Arrays.copyOf(buf, (int) n);
+            }
+            if (buf.length >= limit) {
+                throw new CodecException(ID + ": decoded data exceeds the expected " + limit + " bytes");
+            }
+            // an output estimate below a huge limit was too small: decode again into a larger one
+            buf = new byte[(int) Math.min(limit, 2L * Math.max(buf.length, 1))];
+        }
+    }
+
+    @Override
+    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        byte[] target = len == out.length ? out : new byte[len];
+        long n = inflate(encoded, target);
+        if (n < 0) {
+            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+        }
+        if (target != out) {
+            System.arraycopy(target, 0, out, 0, (int) n);
+        }
+        return n == len ? out : Arrays.copyOf(out, (int) n);
+    }
+
+    /** Decoded size, or {@code -1} when {@code out} is too small. */
+    private static long inflate(byte[] in, byte[] out) throws CodecException {
+        Pointer d = LibDeflate.libdeflate_alloc_decompressor();
+        if (d == null) {
+            throw new CodecException(ID + ": libdeflate could not allocate a decompressor (out of native memory)");
+        }
+        try {
+            long[] actual = new long[1];
+            Memory src = NativeBuffers.input(in.length);
+            Memory dst = NativeBuffers.output(out.length);
+            src.write(0, in, 0, in.length);
+            int r = LibDeflate.libdeflate_zlib_decompress(d, src, in.length, dst, out.length, actual);
+            switch (r) {
+                case LibDeflate.SUCCESS:
+                    dst.read(0, out, 0, (int) actual[0]);
+                    return actual[0];
+                case LibDeflate.INSUFFICIENT_SPACE:
+                    return -1;
+                case LibDeflate.BAD_DATA:
+                    throw new CodecException(ID + ": corrupt or truncated compressed data");
+                default:
+                    throw new CodecException(ID + ": libdeflate failed (result " + r + ")");
+            }
+        } finally {
+            LibDeflate.libdeflate_free_decompressor(d);
+        }
+    }
+}
