@@ -40,9 +40,9 @@ public final class MetadataReader {
         MetadataSource meta = ConsolidatedMetadata.open(store, prefetcher).orElse(MetadataSource.of(store, prefetcher));
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
-            // Zarr v3 is looked for only when v2 is absent, so a v2 open costs no extra request
-            Optional<ObjectNode> zarrJson =
-                    meta.object(".zarray").isPresent() ? Optional.empty() : meta.object("zarr.json");
+            // Zarr v3 is looked for only when a v2 group is absent, so a v2 open costs no extra request; a v2
+            // root array (refused below) is looked for after v3, so a v3 open costs no .zarray probe
+            Optional<ObjectNode> zarrJson = meta.object("zarr.json");
             if (zarrJson.isPresent()) {
                 return ZarrV3.read(store, zarrJson.get(), format, prefetcher);
             }
