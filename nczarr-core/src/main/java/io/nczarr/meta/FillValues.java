@@ -1,7 +1,9 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
+import java.nio.ByteBuffer;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
 import java.nio.charset.StandardCharsets;
@@ -77,5 +79,82 @@ final class FillValues {
             return (byte) JsonValues.toIntegerBits(one, NcType.BYTE);
         }
         return one.asText();
+    }
+
+    /**
+     * The fill of a record type as one packed record ({@code null} = zeros): zarr-python writes a
+     * structured fill as base64 of the packed record and a complex fill as {@code [real, imag]}
+     * (numbers, {@code "NaN"}, {@code "Infinity"}, or in v3 hex bit patterns); a lone number is
+     * the real part.
+     *
+     * @throws IllegalArgumentException naming the value
+     */
+    static byte[] record(JsonNode fv, CompoundType type) {
+        if (fv == null || fv.isNull()) {
+            return null;
+        }
+        boolean complex = type.members().size() == 2
+                && type.members().get(0).name().equals("real")
+                && type.members().get(1).name().equals("imag")
+                && type.members().get(0).type() != null
+                && type.members().get(0).type().kind() == 'f';
+        if (complex && (fv.isNumber() || fv.isArray() && fv.size() == 2)) {
+            NumpyDtype part = type.members().get(0).type();
+            ByteBuffer b = ByteBuffer.allocate(type.itemsize()).order(part.order());
+            for (int i = 0; i < 2; i++) {
+                JsonNode v = fv.isArray() ? fv.get(i) : i == 0 ? fv : null;
+                putFloat(b, part.itemsize(), v);
+            }
+            return b.array();
+        }
+        if (fv.isTextual()) {
+            byte[] b;
+            try {
+                b = Base64.getDecoder().decode(fv.textValue());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record");
+            }
+            if (b.length != type.itemsize()) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " holds " + b.length + " bytes, one"
+                        + " record has " + type.itemsize());
+            }
+            return b;
+        }
+        if (fv.isIntegralNumber() && fv.asLong() == 0) {
+            return null;
+        }
+        throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill for records of "
+                + type.itemsize() + " bytes");
+    }
+
+    private static void putFloat(ByteBuffer b, int size, JsonNode v) {
+        if (v == null) {
+            if (size == 4) {
+                b.putFloat(0f);
+            } else {
+                b.putDouble(0d);
+            }
+            return;
+        }
+        if (v.isTextual() && v.textValue().startsWith("0x")) {
+            long bits = Long.parseUnsignedLong(v.textValue().substring(2), 16);
+            if (size == 4) {
+                b.putInt((int) bits);
+            } else {
+                b.putLong(bits);
+            }
+            return;
+        }
+        double d = JsonValues.toDouble(v);
+        if (size == 4) {
+            b.putFloat((float) d);
+        } else {
+            b.putDouble(d);
+        }
+    }
+
+    private static String excerpt(JsonNode n) {
+        String s = n.toString();
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
     }
 }

@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * Zarr v3 {@code data_type} names → the dtype the codec chain stores and the dtype chunks decode
- * to. Types with no netCDF rule (complex, raw bits, vlen bytes, extensions) are absent.
+ * to. Types with no netCDF rule (raw bits, vlen bytes, extensions) are absent; complex
+ * numbers are records of {@code real} and {@code imag}.
  */
 final class V3DataTypes {
     private V3DataTypes() {}
@@ -35,6 +36,8 @@ final class V3DataTypes {
             Map.entry("float16", "<f2"),
             Map.entry("float32", "<f4"),
             Map.entry("float64", "<f8"),
+            Map.entry("complex64", "<c8"),
+            Map.entry("complex128", "<c16"),
             Map.entry("string", "|O"));
 
     /** The type's name for messages: a string, or an extension object's {@code name}. */

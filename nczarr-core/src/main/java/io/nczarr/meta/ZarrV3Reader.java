@@ -461,6 +461,9 @@ final class ZarrV3Reader {
         }
         NcType t = et.ncType();
         try {
+            if (et.layout() == ElementType.Layout.RECORD) {
+                return FillValues.record(fv, et.compound());
+            }
             if (t == NcType.STRING) {
                 return fv.isTextual() ? fv.textValue() : "";
             }
