@@ -35,6 +35,8 @@ final class CdmValues {
                 return DataType.DOUBLE;
             case CHAR:
                 return DataType.CHAR;
+            case STRUCTURE:
+                return DataType.STRUCTURE;
             default:
                 return DataType.STRING;
         }
