@@ -1,5 +1,6 @@
 package io.nczarr.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -16,9 +17,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import ucar.ma2.ArrayStructure;
 import ucar.ma2.DataType;
+import ucar.ma2.Section;
+import ucar.ma2.StructureData;
+import ucar.ma2.StructureMembers;
 import ucar.nc2.Attribute;
 import ucar.nc2.NetcdfFile;
+import ucar.nc2.Structure;
 import ucar.nc2.Variable;
 
 /**
@@ -64,6 +70,43 @@ class DtypesConformanceTest {
             assertEquals(
                     "nanoseconds since 1970-01-01T00:00:00",
                     time.findAttribute("units").getStringValue());
+        }
+    }
+
+    @Test
+    void objectArraysAndCalendarDatetimesAreListedRecordsRead() throws Exception {
+        Corpus.Entry e = Corpus.byName("records");
+        try (NetcdfFile nc = NcZarrFiles.open(e.url())) {
+            String u = nc.findGlobalAttribute("_unreadable_arrays").getStringValue();
+            String[] lines = u.split("\n");
+            assertEquals(3, lines.length, u);
+            assertTrue(lines[0].startsWith("/blob: ") && lines[0].contains("vlen-bytes"), lines[0]);
+            assertTrue(lines[1].startsWith("/months: ") && lines[1].contains("M8[M]"), lines[1]);
+            assertTrue(lines[2].startsWith("/ragged: ") && lines[2].contains("vlen-array"), lines[2]);
+
+            Structure c = (Structure) nc.findVariable("c64");
+            assertEquals(DataType.FLOAT, c.findVariable("real").getDataType());
+            // a section of records: the fill record [1, -1] for the chunk never written
+            ArrayStructure part = (ArrayStructure) c.read(new Section(new int[] {3}, new int[] {2}));
+            StructureMembers.Member real = part.findMember("real");
+            StructureMembers.Member imag = part.findMember("imag");
+            assertEquals(3.5f, part.getScalarFloat(0, real));
+            assertEquals(-1f, part.getScalarFloat(0, imag));
+            assertEquals(1f, part.getScalarFloat(1, real));
+            assertEquals(-1f, part.getScalarFloat(1, imag));
+
+            Structure rec = (Structure) nc.findVariable("rec");
+            StructureData r1 = rec.readStructure(1);
+            assertEquals(-2, r1.getScalarInt("a"));
+            assertEquals(Double.POSITIVE_INFINITY, r1.getJavaArrayDouble("b")[1]);
+            StructureData n = r1.getScalarStructure("n");
+            assertEquals((byte) 255, n.getScalarByte("x"));
+            assertEquals((short) 1, n.getScalarShort("y"));
+            assertEquals(-1f, r1.getScalarStructure("z").getScalarFloat("real"));
+            // one member of a nested structure, read alone, for a strided section
+            Variable y = ((Structure) rec.findVariable("n")).findVariable("y");
+            short[] ys = (short[]) y.read().copyTo1DJavaArray();
+            assertArrayEquals(new short[] {-32768, 1, 32767, -3}, ys);
         }
     }
 }
