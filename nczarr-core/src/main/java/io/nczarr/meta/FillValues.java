@@ -82,14 +82,16 @@ final class FillValues {
     }
 
     /**
-     * The fill of a record type as one packed record ({@code null} = zeros): zarr-python writes a
-     * structured fill as base64 of the packed record and a complex fill as {@code [real, imag]}
-     * (numbers, {@code "NaN"}, {@code "Infinity"}, or in v3 hex bit patterns); a lone number is
-     * the real part.
+     * The fill of a record type as one packed record ({@code null} = zeros), as zarr-python 2 and 3
+     * encode and require it: a complex fill is {@code [real, imag]} (numbers, {@code "NaN"},
+     * {@code "Infinity"}, {@code "-Infinity"}, or in v3 hex bit patterns), a structured fill is
+     * base64 of the packed record. Anything else (a lone number such as {@code 0}) is refused as
+     * zarr-python refuses it.
      *
-     * @throws IllegalArgumentException naming the value
+     * @param dtype the dtype as written, for messages
+     * @throws IllegalArgumentException naming the value and the dtype
      */
-    static byte[] record(JsonNode fv, CompoundType type) {
+    static byte[] record(JsonNode fv, CompoundType type, String dtype) {
         if (fv == null || fv.isNull()) {
             return null;
         }
@@ -98,12 +100,19 @@ final class FillValues {
                 && type.members().get(1).name().equals("imag")
                 && type.members().get(0).type() != null
                 && type.members().get(0).type().kind() == 'f';
-        if (complex && (fv.isNumber() || fv.isArray() && fv.size() == 2)) {
+        if (complex) {
+            if (!fv.isArray() || fv.size() != 2) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill value of dtype '"
+                        + dtype + "' ([real, imag] expected)");
+            }
             NumpyDtype part = type.members().get(0).type();
             ByteBuffer b = ByteBuffer.allocate(type.itemsize()).order(part.order());
-            for (int i = 0; i < 2; i++) {
-                JsonNode v = fv.isArray() ? fv.get(i) : i == 0 ? fv : null;
-                putFloat(b, part.itemsize(), v);
+            try {
+                putFloat(b, part.itemsize(), fv.get(0));
+                putFloat(b, part.itemsize(), fv.get(1));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill value of dtype '"
+                        + dtype + "' ([real, imag] expected)");
             }
             return b.array();
         }
@@ -112,30 +121,20 @@ final class FillValues {
             try {
                 b = Base64.getDecoder().decode(fv.textValue());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record");
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record of the"
+                        + " structured dtype");
             }
             if (b.length != type.itemsize()) {
                 throw new IllegalArgumentException("fill_value " + excerpt(fv) + " holds " + b.length + " bytes, one"
-                        + " record has " + type.itemsize());
+                        + " record of the structured dtype has " + type.itemsize());
             }
             return b;
         }
-        if (fv.isIntegralNumber() && fv.asLong() == 0) {
-            return null;
-        }
-        throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill for records of "
-                + type.itemsize() + " bytes");
+        throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record of the structured"
+                + " dtype");
     }
 
     private static void putFloat(ByteBuffer b, int size, JsonNode v) {
-        if (v == null) {
-            if (size == 4) {
-                b.putFloat(0f);
-            } else {
-                b.putDouble(0d);
-            }
-            return;
-        }
         if (v.isTextual() && v.textValue().startsWith("0x")) {
             long bits = Long.parseUnsignedLong(v.textValue().substring(2), 16);
             if (size == 4) {

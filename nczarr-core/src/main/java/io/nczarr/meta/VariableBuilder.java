@@ -45,7 +45,7 @@ final class VariableBuilder {
         }
         try {
             if (et.layout() == ElementType.Layout.RECORD) {
-                return FillValues.record(array.fillValue(), et.compound());
+                return FillValues.record(array.fillValue(), et.compound(), array.dtype().text());
             }
             return FillValues.parse(array.fillValue(), et, array.dtype());
         } catch (IllegalArgumentException e) {

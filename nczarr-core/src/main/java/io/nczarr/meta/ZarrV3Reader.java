@@ -462,7 +462,7 @@ final class ZarrV3Reader {
         NcType t = et.ncType();
         try {
             if (et.layout() == ElementType.Layout.RECORD) {
-                return FillValues.record(fv, et.compound());
+                return FillValues.record(fv, et.compound(), types.stored().str());
             }
             if (t == NcType.STRING) {
                 return fv.isTextual() ? fv.textValue() : "";
