@@ -186,7 +186,8 @@ public final class ChunkReader {
         if (extent.elements() > Integer.MAX_VALUE - 8) {
             throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
-        if (var.type() == NcType.STRUCTURE && extent.elements() > (Integer.MAX_VALUE - 8) / var.element().itemSize()) {
+        if (var.type() == NcType.STRUCTURE
+                && extent.elements() > (Integer.MAX_VALUE - 8) / var.element().itemSize()) {
             throw tooLarge("section of more than 2^31 bytes of records cannot be one Java array");
         }
         SectionPlan plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);

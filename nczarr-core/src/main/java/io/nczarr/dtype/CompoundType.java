@@ -92,7 +92,9 @@ public record CompoundType(int itemsize, List<Member> members) {
         NumpyDtype part = NumpyDtype.parseOrNull((dt.bigEndian() ? ">" : "<") + "f" + half);
         return new CompoundType(
                 dt.itemsize(),
-                List.of(new Member("real", part, null, new int[0], 0), new Member("imag", part, null, new int[0], half)));
+                List.of(
+                        new Member("real", part, null, new int[0], 0),
+                        new Member("imag", part, null, new int[0], half)));
     }
 
     /** Leaf members in record order, nested ones flattened (for byte-order work). */

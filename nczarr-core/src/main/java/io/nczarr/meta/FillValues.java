@@ -3,9 +3,9 @@ package io.nczarr.meta;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
-import java.nio.ByteBuffer;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -121,8 +121,8 @@ final class FillValues {
             try {
                 b = Base64.getDecoder().decode(fv.textValue());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record of the"
-                        + " structured dtype");
+                throw new IllegalArgumentException(
+                        "fill_value " + excerpt(fv) + " is not base64 of one record of the" + " structured dtype");
             }
             if (b.length != type.itemsize()) {
                 throw new IllegalArgumentException("fill_value " + excerpt(fv) + " holds " + b.length + " bytes, one"
@@ -130,8 +130,8 @@ final class FillValues {
             }
             return b;
         }
-        throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not base64 of one record of the structured"
-                + " dtype");
+        throw new IllegalArgumentException(
+                "fill_value " + excerpt(fv) + " is not base64 of one record of the structured" + " dtype");
     }
 
     private static void putFloat(ByteBuffer b, int size, JsonNode v) {

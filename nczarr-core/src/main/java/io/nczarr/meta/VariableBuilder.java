@@ -17,9 +17,8 @@ final class VariableBuilder {
 
     static ElementType elementType(String dataset, String key, ArrayMeta array, boolean nczarr)
             throws MetadataException {
-        ElementType et = array.compound() != null
-                ? ElementType.record(array.compound())
-                : ElementType.of(array.dtype(), nczarr);
+        ElementType et =
+                array.compound() != null ? ElementType.record(array.compound()) : ElementType.of(array.dtype(), nczarr);
         if (et == null) {
             throw new MetadataException(dataset, key, "dtype: unsupported dtype '" + array.dtype() + "'");
         }
@@ -45,7 +44,8 @@ final class VariableBuilder {
         }
         try {
             if (et.layout() == ElementType.Layout.RECORD) {
-                return FillValues.record(array.fillValue(), et.compound(), array.dtype().text());
+                return FillValues.record(
+                        array.fillValue(), et.compound(), array.dtype().text());
             }
             return FillValues.parse(array.fillValue(), et, array.dtype());
         } catch (IllegalArgumentException e) {

@@ -213,7 +213,6 @@ final class ZarrV3Reader {
         return out;
     }
 
-
     /** The variable, or {@code null} when its data type has no netCDF rule (listed as unreadable). */
     private VarModel readArray(String name, String key, String path, ObjectNode node) throws IOException {
         String nodeKey = StoreKeys.join(key, "zarr.json");

@@ -39,12 +39,12 @@ public final class StructuredDtype {
         long offset = 0;
         for (JsonNode f : descr) {
             if (--budget[0] < 0) {
-                throw new IllegalArgumentException("structured dtype has more than " + CompoundType.MAX_MEMBERS
-                        + " fields");
+                throw new IllegalArgumentException(
+                        "structured dtype has more than " + CompoundType.MAX_MEMBERS + " fields");
             }
             if (!f.isArray() || f.size() < 2 || f.size() > 3 || !f.get(0).isTextual()) {
-                throw new IllegalArgumentException("field " + excerpt(f) + " is not [name, dtype] or [name, dtype,"
-                        + " shape]");
+                throw new IllegalArgumentException(
+                        "field " + excerpt(f) + " is not [name, dtype] or [name, dtype," + " shape]");
             }
             String name = f.get(0).textValue();
             int[] shape = shape(f.size() == 3 ? f.get(2) : null, name);
@@ -63,8 +63,8 @@ public final class StructuredDtype {
                 }
                 m = leaf(name, dt, shape, (int) offset);
             } else {
-                throw new IllegalArgumentException("field '" + name + "': dtype " + excerpt(t) + " is not a string or"
-                        + " a list");
+                throw new IllegalArgumentException(
+                        "field '" + name + "': dtype " + excerpt(t) + " is not a string or" + " a list");
             }
             if (name.isEmpty()) {
                 throw new IllegalArgumentException("a field without a name");
@@ -111,8 +111,8 @@ public final class StructuredDtype {
             }
             return new CompoundType.Member(name, NumpyDtype.parseOrNull("|S1"), null, s, offset);
         }
-        throw new IllegalArgumentException("field '" + name + "' of dtype '" + dt.text() + "' has no netCDF mapping"
-                + " inside a structure");
+        throw new IllegalArgumentException(
+                "field '" + name + "' of dtype '" + dt.text() + "' has no netCDF mapping" + " inside a structure");
     }
 
     private static int[] shape(JsonNode s, String name) {
@@ -127,8 +127,8 @@ public final class StructuredDtype {
         for (int i = 0; i < out.length; i++) {
             JsonNode d = s.get(i);
             if (!d.isIntegralNumber() || !d.canConvertToInt() || d.intValue() <= 0) {
-                throw new IllegalArgumentException("field '" + name + "': shape " + excerpt(s)
-                        + " is not a list of positive lengths");
+                throw new IllegalArgumentException(
+                        "field '" + name + "': shape " + excerpt(s) + " is not a list of positive lengths");
             }
             out[i] = d.intValue();
             n *= out[i];

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 class AttributeShapesTest {
 
     /** OME-NGFF 0.4's multiscales, as every OME-Zarr image holds it. */
-    static final String MULTISCALES = "[{\"version\":\"0.4\",\"name\":\"img\",\"axes\":[{\"name\":\"y\",\"type\":\"space\","
-            + "\"unit\":\"micrometer\"},{\"name\":\"x\",\"type\":\"space\",\"unit\":\"micrometer\"}],"
-            + "\"datasets\":[{\"path\":\"0\",\"coordinateTransformations\":[{\"type\":\"scale\",\"scale\":[0.5,0.5]}]}],"
-            + "\"type\":\"gaussian\",\"metadata\":{\"method\":\"skimage\",\"kwargs\":null}}]";
+    static final String MULTISCALES =
+            "[{\"version\":\"0.4\",\"name\":\"img\",\"axes\":[{\"name\":\"y\",\"type\":\"space\","
+                    + "\"unit\":\"micrometer\"},{\"name\":\"x\",\"type\":\"space\",\"unit\":\"micrometer\"}],"
+                    + "\"datasets\":[{\"path\":\"0\",\"coordinateTransformations\":[{\"type\":\"scale\",\"scale\":[0.5,0.5]}]}],"
+                    + "\"type\":\"gaussian\",\"metadata\":{\"method\":\"skimage\",\"kwargs\":null}}]";
 
     static final String ODD = "{\"multiscales\":" + MULTISCALES + ",\"nested\":[[1,2],[3]],\"none\":null,"
             + "\"yes\":true,\"flags\":[true,false],\"empty\":[],\"mixed\":[1,\"a\",null],\"obj\":{\"k\":[1,2]},"
@@ -35,7 +36,10 @@ class AttributeShapesTest {
             + "\"neg64\":[-1,4294967296],\"nan\":NaN,\"numbers\":[1,2.5],\"strs\":[\"a\",\"b\"],\"emptyObj\":{}}";
 
     static Attr find(List<Attr> attrs, String name) {
-        return attrs.stream().filter(a -> a.name().equals(name)).findFirst().orElseThrow(() -> new AssertionError(name));
+        return attrs.stream()
+                .filter(a -> a.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(name));
     }
 
     static void checkOdd(List<Attr> a) {
@@ -56,10 +60,12 @@ class AttributeShapesTest {
         assertEquals(100_000, ((String) find(a, "long").value()).length());
         assertFalse(find(a, "long").json());
         assertEquals(NcType.DOUBLE, find(a, "huge").type(), "beyond uint64: the nearest double");
-        assertArrayEquals(new double[] {1.2345678901234568e29}, (double[]) find(a, "huge").value());
+        assertArrayEquals(
+                new double[] {1.2345678901234568e29}, (double[]) find(a, "huge").value());
         assertEquals(NcType.DOUBLE, find(a, "hugeList").type());
         assertEquals(NcType.DOUBLE, find(a, "big").type());
-        assertArrayEquals(new double[] {Double.POSITIVE_INFINITY}, (double[]) find(a, "big").value());
+        assertArrayEquals(new double[] {Double.POSITIVE_INFINITY}, (double[])
+                find(a, "big").value());
         assertEquals(NcType.UINT64, find(a, "u64").type());
         assertArrayEquals(new long[] {-1}, (long[]) find(a, "u64").value());
         assertEquals(NcType.INT64, find(a, "neg64").type());
@@ -73,8 +79,10 @@ class AttributeShapesTest {
         MemoryStore s = MemoryStore.builder("mem:attrs")
                 .put(".zgroup", "{\"zarr_format\":2}")
                 .put(".zattrs", ODD)
-                .put("v/.zarray", "{\"zarr_format\":2,\"shape\":[2],\"chunks\":[2],\"dtype\":\"<i2\",\"fill_value\":0,"
-                        + "\"order\":\"C\",\"compressor\":null,\"filters\":null}")
+                .put(
+                        "v/.zarray",
+                        "{\"zarr_format\":2,\"shape\":[2],\"chunks\":[2],\"dtype\":\"<i2\",\"fill_value\":0,"
+                                + "\"order\":\"C\",\"compressor\":null,\"filters\":null}")
                 .put("v/.zattrs", ODD.substring(0, ODD.length() - 1) + ",\"_ARRAY_DIMENSIONS\":[\"x\"]}")
                 .build();
         DatasetModel m = MetadataReader.read(s, DatasetUrl.Format.ZARR, true);

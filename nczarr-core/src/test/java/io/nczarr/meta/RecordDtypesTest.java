@@ -105,7 +105,10 @@ class RecordDtypesTest {
     @ValueSource(strings = {"0", "1.5", "[1]", "[\"x\", 1]", "\"AAAA\""})
     void aComplexFillZarrPythonRefusesFailsTheOpenNamingTheDtype(String fill) {
         MemoryStore s = ZarrV2DtypesTest.dataset()
-                .put("c/.zarray", ZarrV2DtypesTest.zarray("\"<c16\"", "").replace("\"fill_value\":null", "\"fill_value\":" + fill))
+                .put(
+                        "c/.zarray",
+                        ZarrV2DtypesTest.zarray("\"<c16\"", "")
+                                .replace("\"fill_value\":null", "\"fill_value\":" + fill))
                 .build();
         MetadataException e = assertThrows(MetadataException.class, () -> ZarrV2DtypesTest.read(s));
         assertTrue(e.getMessage().contains("<c16") && e.getMessage().contains("dtype"), e.getMessage());
@@ -113,7 +116,11 @@ class RecordDtypesTest {
 
     @Test
     void structuredFillIsBase64OfOneRecord() throws IOException {
-        byte[] rec = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(-7).putShort((short) 3).array();
+        byte[] rec = ByteBuffer.allocate(6)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(-7)
+                .putShort((short) 3)
+                .array();
         String fill = "\"" + Base64.getEncoder().encodeToString(rec) + "\"";
         MemoryStore s = ZarrV2DtypesTest.dataset()
                 .put(

@@ -77,7 +77,17 @@ class ZarrV2DtypesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"|V8\"", "[[\"a\",\"<U4\"]]", "[[\"a\",\"<f2\"]]", "[[\"a\",\"|O\"]]", "\"<M8[Y]\"", "\"<m8\"", "\"|S0\"", "\"|O\""})
+    @ValueSource(
+            strings = {
+                "\"|V8\"",
+                "[[\"a\",\"<U4\"]]",
+                "[[\"a\",\"<f2\"]]",
+                "[[\"a\",\"|O\"]]",
+                "\"<M8[Y]\"",
+                "\"<m8\"",
+                "\"|S0\"",
+                "\"|O\""
+            })
     void anArrayOfAnUnknownTypeIsLeftOutAndListed(String dtype) throws IOException {
         Store s = dataset()
                 .put("good/.zarray", zarray("\"<i4\"", ""))

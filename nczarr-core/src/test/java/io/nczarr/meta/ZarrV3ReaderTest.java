@@ -119,8 +119,7 @@ class ZarrV3ReaderTest {
                 .findFirst()
                 .orElseThrow();
         assertTrue(
-                u.value().toString().contains("/v: data type 'r16'"),
-                u.value().toString());
+                u.value().toString().contains("/v: data type 'r16'"), u.value().toString());
     }
 
     @Test

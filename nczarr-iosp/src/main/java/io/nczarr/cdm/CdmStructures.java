@@ -97,7 +97,8 @@ final class CdmStructures {
     /** The model member a CDM member stands for: CDM names are the model's made valid (spaces → underscores). */
     private static CompoundType.Member find(CompoundType type, String cdmName) {
         for (CompoundType.Member m : type.members()) {
-            if (m.name().equals(cdmName) || NetcdfFile.makeValidCdmObjectName(m.name()).equals(cdmName)) {
+            if (m.name().equals(cdmName)
+                    || NetcdfFile.makeValidCdmObjectName(m.name()).equals(cdmName)) {
                 return m;
             }
         }

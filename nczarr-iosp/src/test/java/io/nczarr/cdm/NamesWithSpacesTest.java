@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -52,7 +51,8 @@ class NamesWithSpacesTest {
             assertNull(f.findVariable("my\\ var"));
             assertNotNull(f.findGlobalAttribute("an_attr"), "attribute names follow the same rule");
             // the model keeps the original name, for a host that needs it
-            assertEquals("my var", NcZarrFiles.model(f).root().variables().get(0).name());
+            assertEquals(
+                    "my var", NcZarrFiles.model(f).root().variables().get(0).name());
         }
     }
 }
