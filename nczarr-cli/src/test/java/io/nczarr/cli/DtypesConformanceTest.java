@@ -109,4 +109,19 @@ class DtypesConformanceTest {
             assertArrayEquals(new short[] {-32768, 1, 32767, -3}, ys);
         }
     }
+
+    @Test
+    void structuresSurviveNetcdfDatasetEnhancement() throws Exception {
+        Corpus.Entry e = Corpus.byName("records");
+        try (ucar.nc2.dataset.NetcdfDataset ds = NcZarrFiles.openDataset(e.url(), true)) {
+            Structure rec = (Structure) ds.findVariable("rec");
+            ArrayStructure all = (ArrayStructure) rec.read();
+            assertEquals(4, all.getSize());
+            assertEquals(2147483647, all.getScalarInt(2, all.findMember("a")));
+            Variable imag = ((Structure) ds.findVariable("c128_be")).findVariable("imag");
+            double[] im = (double[]) imag.read().copyTo1DJavaArray();
+            assertEquals(-2.5, im[1]);
+            assertEquals(-1e-310, im[5]);
+        }
+    }
 }

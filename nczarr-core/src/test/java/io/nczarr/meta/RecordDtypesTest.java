@@ -180,4 +180,32 @@ class RecordDtypesTest {
         assertEquals(Float.POSITIVE_INFINITY, r.getFloat(16), "fill real");
         assertEquals(1.5f, r.getFloat(20), "fill imag from its hex bits");
     }
+
+    @Test
+    void nczarrComplexOpensWithAFillValueAttributeItCannotShow() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:ncz")
+                .put(".zgroup", "{\"zarr_format\":2}")
+                .put(
+                        ".zattrs",
+                        "{\"_nczarr_superblock\":{\"version\":\"2.0.0\"},\"_nczarr_group\":{\"dimensions\":"
+                                + "{\"x\":2},\"arrays\":[\"c\"],\"groups\":[]}}")
+                .put(
+                        "c/.zarray",
+                        "{\"zarr_format\":2,\"shape\":[2],\"chunks\":[2],\"dtype\":\"<c8\",\"compressor\":null,"
+                                + "\"filters\":null,\"fill_value\":[1.0,2.0],\"order\":\"C\"}")
+                .put(
+                        "c/.zattrs",
+                        "{\"_nczarr_array\":{\"dimension_references\":[\"/x\"],\"storage\":\"chunked\"},"
+                                + "\"_FillValue\":[3,4],\"_nczarr_attr\":{\"types\":{\"_FillValue\":\"<c8\"}}}")
+                .build();
+        VarModel c = MetadataReader.read(s, io.nczarr.url.DatasetUrl.Format.NCZARR, false)
+                .root()
+                .variables()
+                .get(0);
+        assertEquals(NcType.STRUCTURE, c.type());
+        assertTrue(c.attributes().stream().noneMatch(a -> a.name().equals("_FillValue")));
+        ByteBuffer r = ByteBuffer.wrap((byte[]) ZarrV2DtypesTest.read(s, c)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(1f, r.getFloat(0));
+        assertEquals(2f, r.getFloat(4));
+    }
 }
