@@ -17,7 +17,7 @@ Arrays:
   /rec        [a <i4, b <f8 [2], s |S3, n [x |u1, y >i2], z <c8, k |b1] [4], chunks [3]; fill a
               record (base64); the second chunk is never written (fill)
   /grid       [u <f4, v <f4] [2, 2] with _ARRAY_DIMENSIONS ["y", "x"]
-  /blob       |O vlen-bytes: left out (no netCDF-Java 4.5.5 type; listed)
+  /blob       |O vlen-bytes [3], chunks [2]: opaque (one ByteBuffer per element)
   /ragged     |O vlen-array <i4: left out (listed)
   /months     <M8[M]: left out (CF has no calendar-exact "months since"; listed)
 Manifest rules for records: structures.py.
@@ -126,8 +126,12 @@ def main():
     variables.update(structures.entries(
         "/grid", grid, ["/y", "/x"], {"long_name": {"type": "char", "value": "wind"}}))
 
-    a = g.create_dataset("blob", shape=(3,), dtype=object, object_codec=numcodecs.VLenBytes())
-    a[:] = np.array([b"a", b"", b"xyz"], dtype=object)
+    blob = [b"a", b"", b"\x00\xffxyz"]
+    a = g.create_dataset("blob", shape=(3,), chunks=(2,), dtype=object, object_codec=numcodecs.VLenBytes())
+    a[:] = np.array(blob, dtype=object)
+    dims["_zdim_3"] = 3
+    variables["/blob"] = {"type": "opaque", "dimensions": ["/_zdim_3"], "shape": [3], "attributes": {},
+                          "data": structures.opaque_summary(blob)}
     a = g.create_dataset("ragged", shape=(2,), dtype=object, object_codec=numcodecs.VLenArray("<i4"))
     a[:] = np.array([np.array([1, 2], "<i4"), np.array([3], "<i4")], dtype=object)
     a = g.create_dataset("months", shape=(2,), dtype="<M8[M]")

@@ -8,11 +8,17 @@ nczarr-cli's io.nczarr.cli.Manifest defines (SCHEMA.md has none for structures y
   "dimensions" = the structure's dimension paths + one null per further (anonymous) axis,
   "attributes" {}, and the usual value summary over that shape in C order.
 
+Opaque arrays (|O with vlen-bytes; v3 variable_length_bytes): {"type": "opaque", ..., "data":
+{"count", "sha256"}} with the sha256 of each element as its length (4 bytes, big-endian) and its
+bytes (opaque_summary).
+
 Member types: bool -> ubyte, integers and floats as usual, datetime64/timedelta64 -> int64 counts,
 complex -> a nested structure of "real" and "imag" (float or double), |Sn -> char with n more
 characters along one more axis (n > 1).
 """
+import hashlib
 import os
+import struct
 import sys
 
 import numpy as np
@@ -50,6 +56,18 @@ def leaves(values, prefix):
             yield path, sub.view("<i8") if base.byteorder != ">" else sub.astype("<i8"), "int64"
         else:
             yield path, sub, _leaf_type(base)
+
+
+def opaque_summary(items):
+    """Opaque (vlen-bytes) values, a rule nczarr-cli's Manifest defines (SCHEMA.md has none yet): sha256
+    of each element (C order) as its length (4 bytes, big-endian) and its bytes; count; no head."""
+    h = hashlib.sha256()
+    n = 0
+    for b in items:
+        h.update(struct.pack(">i", len(b)))
+        h.update(bytes(b))
+        n += 1
+    return {"count": n, "sha256": h.hexdigest()}
 
 
 def entries(path, values, dims, attrs=None):

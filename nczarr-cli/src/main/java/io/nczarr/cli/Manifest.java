@@ -376,6 +376,16 @@ public final class Manifest {
                     dv = unsigned && l < 0 ? new BigInteger(Long.toUnsignedString(l)).doubleValue() : l;
                     break;
                 }
+                case OPAQUE: {
+                    // opaque (vlen-bytes), a rule SCHEMA.md does not have yet: each element as its
+                    // length (4 bytes, big-endian) and its bytes; no head
+                    ByteBuffer o = ((ByteBuffer) it.getObjectNext()).duplicate();
+                    byte[] bytes = new byte[o.remaining()];
+                    o.get(bytes);
+                    sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+                    sha.update(bytes);
+                    break;
+                }
                 default:
                     throw new IllegalArgumentException("unsupported type " + t);
             }

@@ -131,6 +131,8 @@ public final class ChunkReader {
                 return new float[n];
             case DOUBLE:
                 return new double[n];
+            case OPAQUE:
+                return new byte[n][];
             default:
                 return new String[n];
         }
@@ -159,7 +161,8 @@ public final class ChunkReader {
     /**
      * Reads a strided section in the variable's (netCDF) index space, C order.
      *
-     * @return {@code byte[]} (byte, ubyte, char; packed records for a structure), {@code short[]}, {@code int[]}, {@code long[]},
+     * @return {@code byte[]} (byte, ubyte, char; packed records for a structure), {@code byte[][]}
+     *     (opaque), {@code short[]}, {@code int[]}, {@code long[]},
      *     {@code float[]}, {@code double[]} or {@code String[]}
      * @throws LimitExceededException when the result (with the read's per-chunk bookkeeping) would be
      *     larger than {@link MemoryLimits#read()}, or a chunk decodes to more than {@link
@@ -228,7 +231,7 @@ public final class ChunkReader {
         if (var.type() == NcType.STRUCTURE) {
             return var.element().itemSize();
         }
-        if (var.type() != NcType.STRING) {
+        if (var.type() != NcType.STRING && var.type() != NcType.OPAQUE) {
             return var.type().size();
         }
         // fixed-size strings have at most their item size in characters; vlen ones are counted per chunk
@@ -391,7 +394,7 @@ public final class ChunkReader {
 
     private ChunkData decode(String key, byte[] data) throws IOException {
         ElementType et = var.element();
-        boolean vlen = et.layout() == ElementType.Layout.VLEN_UTF8;
+        boolean vlen = isVlen(et);
         long expected = (long) chunkElements * et.itemSize();
         // the metadata says how large the chunk decodes: refuse before any of it is allocated
         limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes());
@@ -408,7 +411,9 @@ public final class ChunkReader {
         int size = inScratch ? (int) expected : data.length;
         if (vlen) {
             try {
-                return StringChunk.parse(data, et, chunkElements);
+                return et.layout() == ElementType.Layout.VLEN_BYTES
+                        ? BytesChunk.parse(data, chunkElements)
+                        : StringChunk.parse(data, et, chunkElements);
             } catch (IllegalArgumentException e) {
                 throw chunkError(key, e.getMessage(), e);
             }
@@ -425,6 +430,10 @@ public final class ChunkReader {
             return fixedChunk(data, et);
         }
         return StringChunk.parse(data, et, chunkElements);
+    }
+
+    private static boolean isVlen(ElementType et) {
+        return et.layout() == ElementType.Layout.VLEN_UTF8 || et.layout() == ElementType.Layout.VLEN_BYTES;
     }
 
     /** A decoded chunk of numbers or records. */
@@ -535,7 +544,7 @@ public final class ChunkReader {
                     this::create,
                     chunkElements,
                     (long) chunkElements * var.element().itemSize(),
-                    var.element().layout() == ElementType.Layout.VLEN_UTF8,
+                    isVlen(var.element()),
                     limits.chunk().bytes(),
                     a.dtype());
             pipeline = p;

@@ -261,6 +261,10 @@ final class ShardReader {
                             codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
                             et,
                             innerElements);
+                } else if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+                    data = BytesChunk.parse(
+                            codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
+                            innerElements);
                 } else {
                     // as the unsharded path: the last step decodes into this thread's reusable buffer
                     int len = innerElements * et.itemSize();

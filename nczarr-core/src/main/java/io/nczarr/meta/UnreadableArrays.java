@@ -92,23 +92,25 @@ final class UnreadableArrays {
         if (et == null) {
             return "dtype '" + d.text() + "' has no netCDF mapping";
         }
-        if (et.layout() == ElementType.Layout.VLEN_UTF8 && !hasFilter(zarray, "vlen-utf8")) {
+        if (et.layout() == ElementType.Layout.VLEN_UTF8
+                && !hasFilter(zarray, "vlen-utf8")
+                && !hasFilter(zarray, "vlen-bytes")) {
             String codec = objectCodec(zarray);
             return codec == null
                     ? "object dtype '" + d.text() + "' without a vlen-utf8 filter has no netCDF mapping"
                     : "object dtype '" + d.text() + "' with the " + codec + " filter has no netCDF mapping"
-                            + " (only vlen-utf8 strings have one)";
+                            + " (only vlen-utf8 strings and vlen-bytes have one)";
         }
         return null;
     }
 
-    /** The id of the first filter that encodes objects (numcodecs' vlen-bytes, vlen-array, json2, msgpack2, pickle). */
+    /** The id of the first filter that encodes objects with no netCDF rule (numcodecs' vlen-array, json2, msgpack2, pickle). */
     private static String objectCodec(JsonNode zarray) {
         JsonNode fl = zarray.get("filters");
         if (fl != null && fl.isArray()) {
             for (JsonNode f : fl) {
                 String id = f.path("id").asText("");
-                if (id.startsWith("vlen-") || id.equals("json2") || id.equals("msgpack2") || id.equals("pickle")) {
+                if (id.equals("vlen-array") || id.equals("json2") || id.equals("msgpack2") || id.equals("pickle")) {
                     return id;
                 }
             }

@@ -267,7 +267,9 @@ final class ZarrV3Reader {
                 List.of(),
                 sep,
                 new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep));
-        ElementType et = ElementType.of(types.decoded(), false);
+        ElementType et = V3DataTypes.isBytes(dataType)
+                ? new ElementType(NcType.OPAQUE, ElementType.Layout.VLEN_BYTES, 0, java.nio.ByteOrder.LITTLE_ENDIAN)
+                : ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }
@@ -460,6 +462,9 @@ final class ZarrV3Reader {
         }
         NcType t = et.ncType();
         try {
+            if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+                return null; // missing chunks read as empty byte strings
+            }
             if (et.layout() == ElementType.Layout.RECORD) {
                 return FillValues.record(fv, et.compound(), types.stored().str());
             }

@@ -33,6 +33,8 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         FIXED_UNICODE,
         /** {@code |O} with the numcodecs vlen-utf8 encoding. */
         VLEN_UTF8,
+        /** {@code |O} with the numcodecs vlen-bytes encoding: opaque byte strings. */
+        VLEN_BYTES,
         /** Fixed-size records ({@link CompoundType}): complex numbers, structured dtypes. */
         RECORD
     }

@@ -15,7 +15,9 @@ public enum NcType {
     CHAR("char", 1, false),
     STRING("string", 0, false),
     /** A record of named members ({@link ElementType#compound()}): complex numbers, structured dtypes. */
-    STRUCTURE("structure", 0, false);
+    STRUCTURE("structure", 0, false),
+    /** Variable-length bytes ({@code |O} with {@code vlen-bytes}): one {@code byte[]} per element. */
+    OPAQUE("opaque", 0, false);
 
     private final String cdlName;
     private final int size;
@@ -42,7 +44,7 @@ public enum NcType {
     }
 
     public boolean isNumeric() {
-        return this != CHAR && this != STRING && this != STRUCTURE;
+        return this != CHAR && this != STRING && this != STRUCTURE && this != OPAQUE;
     }
 
     public boolean isFloatingPoint() {

@@ -208,4 +208,27 @@ class RecordDtypesTest {
         assertEquals(1f, r.getFloat(0));
         assertEquals(2f, r.getFloat(4));
     }
+
+    @Test
+    void vlenBytesAreOpaqueByteStringsAndABadChunkFailsOnlyTheRead() throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(4 + 4 + 2 + 4).order(ByteOrder.LITTLE_ENDIAN);
+        chunk.putInt(2).putInt(2).put((byte) 0).put((byte) -1).putInt(0);
+        String zarray = ZarrV2DtypesTest.zarray("\"|O\"", "")
+                .replace("\"chunks\":[4]", "\"chunks\":[2]")
+                .replace("\"filters\":null", "\"filters\":[{\"id\":\"vlen-bytes\"}]");
+        MemoryStore s = ZarrV2DtypesTest.dataset()
+                .put("b/.zarray", zarray)
+                .put("b/0", chunk.array())
+                .put("b/1", new byte[] {2, 0, 0, 0, 9, 0, 0, 0})
+                .build();
+        VarModel b = ZarrV2DtypesTest.var(ZarrV2DtypesTest.read(s), "b");
+        assertEquals(NcType.OPAQUE, b.type());
+        byte[][] first = (byte[][]) new io.nczarr.chunk.ChunkReader(s, b, io.nczarr.codec.CodecRegistry.builtIns(), null)
+                .read(new long[] {0}, new int[] {2}, new int[] {1});
+        assertArrayEquals(new byte[] {0, -1}, first[0]);
+        assertEquals(0, first[1].length);
+        io.nczarr.error.ChunkException e =
+                assertThrows(io.nczarr.error.ChunkException.class, () -> ZarrV2DtypesTest.read(s, b));
+        assertTrue(e.getMessage().contains("b/1") && e.getMessage().contains("vlen-bytes"), e.getMessage());
+    }
 }
