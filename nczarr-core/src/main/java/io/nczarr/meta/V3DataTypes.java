@@ -47,7 +47,8 @@ final class V3DataTypes {
     static boolean isBytes(JsonNode dataType) {
         return dataType != null
                 && dataType.isTextual()
-                && (dataType.textValue().equals("variable_length_bytes") || dataType.textValue().equals("bytes"));
+                && (dataType.textValue().equals("variable_length_bytes")
+                        || dataType.textValue().equals("bytes"));
     }
 
     /** The type's name for messages: a string, or an extension object's {@code name}. */

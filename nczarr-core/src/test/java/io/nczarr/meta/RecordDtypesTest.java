@@ -223,8 +223,9 @@ class RecordDtypesTest {
                 .build();
         VarModel b = ZarrV2DtypesTest.var(ZarrV2DtypesTest.read(s), "b");
         assertEquals(NcType.OPAQUE, b.type());
-        byte[][] first = (byte[][]) new io.nczarr.chunk.ChunkReader(s, b, io.nczarr.codec.CodecRegistry.builtIns(), null)
-                .read(new long[] {0}, new int[] {2}, new int[] {1});
+        byte[][] first =
+                (byte[][]) new io.nczarr.chunk.ChunkReader(s, b, io.nczarr.codec.CodecRegistry.builtIns(), null)
+                        .read(new long[] {0}, new int[] {2}, new int[] {1});
         assertArrayEquals(new byte[] {0, -1}, first[0]);
         assertEquals(0, first[1].length);
         io.nczarr.error.ChunkException e =
