@@ -14,7 +14,8 @@ Arrays:
   /dur       <m8[s] [3], fill_value 0
   /nocodec   <i4 [4] with compressor id "nosuchcodec": opens, reading it fails
   /raw       |V8 [2]: no netCDF type, left out (listed in _unreadable_arrays)
-  /rec       structured [["a","<i4"],["b","<f4"]] [2]: left out (listed in _unreadable_arrays)
+  /rec       structured [["a","<i4"],["b","<f4"]] [2]: a Structure (structures.py has the manifest
+             rules for records; records.zarr, written by zarr-python, has the harder cases)
 
 Rules the manifest follows (docs/architecture.md, "Data types"): float16 reads as float
 (exact); datetime64/timedelta64 read as int64 counts with CF units ("<unit> since
@@ -34,6 +35,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import manifest as mf  # noqa: E402  (test-data/manifest.py: summarize, attr_entry)
+sys.path.insert(0, HERE)
+import structures  # noqa: E402  (the manifest rules for records)
 
 STORE = os.path.join(HERE, "dtypes.zarr")
 NAT = np.iinfo(np.int64).min
@@ -120,6 +123,8 @@ def main():
     rec = np.array([(1, 1.5), (2, -2.5)], dtype=[("a", "<i4"), ("b", "<f4")])
     put_json("rec/.zarray", zarray([2], [2], [["a", "<i4"], ["b", "<f4"]], None))
     put("rec/0", rec.tobytes())
+    dims["_zdim_2"] = 2
+    variables.update(structures.entries("/rec", rec, ["/_zdim_2"]))
 
     m["groups"]["/"] = {
         "dimensions": dims,

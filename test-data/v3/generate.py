@@ -41,6 +41,8 @@ TESTDATA = os.path.dirname(HERE)
 sys.path.insert(0, TESTDATA)
 sys.dont_write_bytecode = True
 import manifest as M  # noqa: E402  (value summaries and pure-Zarr attribute typing, shared with v2)
+sys.path.insert(0, os.path.join(TESTDATA, "dtypes"))
+import structures  # noqa: E402  (manifest rules for records: complex numbers as structures {real, imag})
 
 warnings.filterwarnings("ignore")  # zarr-python warns that numcodecs.* / string dtypes are not in the spec
 
@@ -239,6 +241,26 @@ def pure_manifest(store, name, use_consolidated=False):
         names = [n if n is not None else "_zdim_%d" % s for n, s in zip(dn, shape)]
         values = node[...]
         nct = V3_TYPES.get(dtype_name(node))
+        if dtype_name(node) in ("complex64", "complex128"):
+            # issue 12: a structure {real, imag} (test-data/dtypes/structures.py has the manifest rules)
+            for n, s in zip(names, shape):
+                if dims.setdefault(n, s) != s:
+                    raise ValueError("dimension %s has lengths %d and %d" % (n, dims[n], s))
+            attrs = {k: M.infer_zarr_attr(v) for k, v in node.attrs.asdict().items()
+                     if not M.is_hidden(k) and k != "_FillValue"}
+            m["variables"].update(structures.entries("/" + path, np.asarray(values), ["/" + n for n in names], attrs))
+            continue
+        if dtype_name(node) == "variable_length_bytes":
+            # issue 12: opaque, one byte string per element (test-data/dtypes/structures.py has the rule)
+            for n, s in zip(names, shape):
+                if dims.setdefault(n, s) != s:
+                    raise ValueError("dimension %s has lengths %d and %d" % (n, dims[n], s))
+            attrs = {k: M.infer_zarr_attr(v) for k, v in node.attrs.asdict().items()
+                     if not M.is_hidden(k) and k != "_FillValue"}
+            m["variables"]["/" + path] = {"type": "opaque", "dimensions": ["/" + n for n in names], "shape": shape,
+                                          "attributes": attrs,
+                                          "data": structures.opaque_summary(np.asarray(values).reshape(-1).tolist())}
+            continue
         if nct is None:
             unmapped["/" + path] = {
                 "data_type": md["data_type"], "shape": shape, "dimension_names": md.get("dimension_names"),
@@ -707,9 +729,8 @@ def build_unmapped(path):
     b[...] = np.array([b"abc", b"\x00\x01\xff", b"", b"z"], dtype=object)
     return {"exercises": ["complex64 (fill [1.0, -1.0], one chunk missing), complex128 (incl. NaN real part), "
                           "variable_length_bytes (vlen-bytes codec) next to a readable int32 array",
-                          "partial open: these arrays are absent from the expected manifest (SCHEMA.md has no "
-                          "rule for complex/bytes yet); their values are recorded under the extra top-level key "
-                          "unmapped_arrays, which compare.py ignores"],
+                          "issue 12: complex arrays are structures {real, imag}, variable_length_bytes is opaque "
+                          "(manifest rules in test-data/dtypes/structures.py)"],
             "notes": ["all four arrays share the dimension n4, so the root dimensions are the same whether a "
                       "reader registers the dimensions of arrays it leaves out or not"]}
 

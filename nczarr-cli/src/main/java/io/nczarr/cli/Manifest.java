@@ -29,6 +29,7 @@ import ucar.nc2.Attribute;
 import ucar.nc2.Dimension;
 import ucar.nc2.Group;
 import ucar.nc2.NetcdfFile;
+import ucar.nc2.Structure;
 import ucar.nc2.Variable;
 
 /**
@@ -97,6 +98,11 @@ public final class Manifest {
                 shape.add(s);
             }
             vj.set("attributes", attributes(v.getAttributes(), vpath, v.isUnsigned(), modelTypes));
+            if (v instanceof Structure st) {
+                vj.putObject("data").put("count", v.getSize());
+                addMembers(st, vpath, vd, vars);
+                continue;
+            }
             try {
                 vj.set("data", data(v.read(), v.getDataType(), v.isUnsigned()));
             } catch (IOException | RuntimeException e) {
@@ -105,6 +111,44 @@ public final class Manifest {
         }
         for (Group c : g.getGroups()) {
             addGroup(c, groups, vars, modelTypes);
+        }
+    }
+
+    /**
+     * Structures (complex numbers, structured dtypes), a rule SCHEMA.md does not have yet: the
+     * structure itself is listed with {@code "type": "structure"}, its dimensions, shape and
+     * attributes and {@code "data": {"count": records}}; every leaf member is listed as a variable
+     * of its own at {@code "<structure path>.<member>"} (nested: {@code ".<outer>.<inner>"}) with its
+     * type, {@code "shape"} = the structure's shape, then each enclosing nested member's sub-array
+     * shape, then its own; {@code "dimensions"} = the structure's dimension paths followed by one
+     * {@code null} per further (anonymous) axis; its attributes; and the usual value summary of all
+     * its values in C order over that shape (record by record).
+     */
+    private static void addMembers(Structure st, String path, ArrayNode dims, ObjectNode vars) {
+        for (Variable m : st.getVariables()) {
+            String mpath = path + "." + m.getShortName();
+            if (m instanceof Structure nested) {
+                addMembers(nested, mpath, dims, vars);
+                continue;
+            }
+            ObjectNode mj = vars.putObject(mpath);
+            mj.put("type", typeName(m.getDataType(), m.isUnsigned()));
+            mj.set("attributes", attributes(m.getAttributes(), mpath, m.isUnsigned(), Map.of()));
+            try {
+                Array a = m.read();
+                ArrayNode md = mj.putArray("dimensions");
+                md.addAll(dims);
+                ArrayNode shape = mj.putArray("shape");
+                for (int i = 0; i < a.getRank(); i++) {
+                    shape.add(a.getShape()[i]);
+                    if (i >= dims.size()) {
+                        md.addNull();
+                    }
+                }
+                mj.set("data", data(a, m.getDataType(), m.isUnsigned()));
+            } catch (IOException | RuntimeException e) {
+                mj.putObject("data").put("error", String.valueOf(e.getMessage()));
+            }
         }
     }
 
@@ -330,6 +374,16 @@ public final class Manifest {
                     long l = it.getLongNext();
                     buf.putLong(l);
                     dv = unsigned && l < 0 ? new BigInteger(Long.toUnsignedString(l)).doubleValue() : l;
+                    break;
+                }
+                case OPAQUE: {
+                    // opaque (vlen-bytes), a rule SCHEMA.md does not have yet: each element as its
+                    // length (4 bytes, big-endian) and its bytes; no head
+                    ByteBuffer o = ((ByteBuffer) it.getObjectNext()).duplicate();
+                    byte[] bytes = new byte[o.remaining()];
+                    o.get(bytes);
+                    sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+                    sha.update(bytes);
                     break;
                 }
                 default:

@@ -131,6 +131,8 @@ public final class ChunkReader {
                 return new float[n];
             case DOUBLE:
                 return new double[n];
+            case OPAQUE:
+                return new byte[n][];
             default:
                 return new String[n];
         }
@@ -159,7 +161,8 @@ public final class ChunkReader {
     /**
      * Reads a strided section in the variable's (netCDF) index space, C order.
      *
-     * @return {@code byte[]} (byte, ubyte, char), {@code short[]}, {@code int[]}, {@code long[]},
+     * @return {@code byte[]} (byte, ubyte, char; packed records for a structure), {@code byte[][]}
+     *     (opaque), {@code short[]}, {@code int[]}, {@code long[]},
      *     {@code float[]}, {@code double[]} or {@code String[]}
      * @throws LimitExceededException when the result (with the read's per-chunk bookkeeping) would be
      *     larger than {@link MemoryLimits#read()}, or a chunk decodes to more than {@link
@@ -186,8 +189,14 @@ public final class ChunkReader {
         if (extent.elements() > Integer.MAX_VALUE - 8) {
             throw tooLarge("section of more than 2^31 elements cannot be one Java array");
         }
+        if (var.type() == NcType.STRUCTURE
+                && extent.elements() > (Integer.MAX_VALUE - 8) / var.element().itemSize()) {
+            throw tooLarge("section of more than 2^31 bytes of records cannot be one Java array");
+        }
         SectionPlan plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
-        Object dest = allocate(var.type(), (int) plan.elementCount());
+        Object dest = var.type() == NcType.STRUCTURE
+                ? new byte[(int) plan.elementCount() * var.element().itemSize()]
+                : allocate(var.type(), (int) plan.elementCount());
         if (plan.elementCount() == 0) {
             return dest;
         }
@@ -219,7 +228,10 @@ public final class ChunkReader {
 
     /** Bytes one element of a read's result takes: its size, or for a string an estimate (see {@link #STRING_OBJECT_BYTES}). */
     private long resultBytesPerElement() {
-        if (var.type() != NcType.STRING) {
+        if (var.type() == NcType.STRUCTURE) {
+            return var.element().itemSize();
+        }
+        if (var.type() != NcType.STRING && var.type() != NcType.OPAQUE) {
             return var.type().size();
         }
         // fixed-size strings have at most their item size in characters; vlen ones are counted per chunk
@@ -230,6 +242,7 @@ public final class ChunkReader {
     private long decodedChunkBytes() {
         long bytes = (long) chunkElements * var.element().itemSize();
         return var.element().layout() == ElementType.Layout.NUMERIC
+                        || var.element().layout() == ElementType.Layout.RECORD
                 ? bytes
                 : plus(bytes, times(chunkElements, STRING_OBJECT_BYTES));
     }
@@ -363,7 +376,7 @@ public final class ChunkReader {
         try {
             Optional<byte[]> raw = store.get(key);
             if (raw.isEmpty()) {
-                return new FillChunk(var.fill());
+                return fillChunk(var);
             }
             return decode(key, raw.get());
         } catch (NcZarrException e) {
@@ -381,7 +394,7 @@ public final class ChunkReader {
 
     private ChunkData decode(String key, byte[] data) throws IOException {
         ElementType et = var.element();
-        boolean vlen = et.layout() == ElementType.Layout.VLEN_UTF8;
+        boolean vlen = isVlen(et);
         long expected = (long) chunkElements * et.itemSize();
         // the metadata says how large the chunk decodes: refuse before any of it is allocated
         limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes());
@@ -398,7 +411,9 @@ public final class ChunkReader {
         int size = inScratch ? (int) expected : data.length;
         if (vlen) {
             try {
-                return StringChunk.parse(data, et, chunkElements);
+                return et.layout() == ElementType.Layout.VLEN_BYTES
+                        ? BytesChunk.parse(data, chunkElements)
+                        : StringChunk.parse(data, et, chunkElements);
             } catch (IllegalArgumentException e) {
                 throw chunkError(key, e.getMessage(), e);
             }
@@ -411,10 +426,28 @@ public final class ChunkReader {
                             : "chunk has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)",
                     null);
         }
-        if (et.layout() == ElementType.Layout.NUMERIC) {
-            return new NumericChunk(data, et.order());
+        if (et.layout() == ElementType.Layout.NUMERIC || et.layout() == ElementType.Layout.RECORD) {
+            return fixedChunk(data, et);
         }
         return StringChunk.parse(data, et, chunkElements);
+    }
+
+    private static boolean isVlen(ElementType et) {
+        return et.layout() == ElementType.Layout.VLEN_UTF8 || et.layout() == ElementType.Layout.VLEN_BYTES;
+    }
+
+    /** A decoded chunk of numbers or records. */
+    static ChunkData fixedChunk(byte[] data, ElementType et) {
+        return et.layout() == ElementType.Layout.RECORD
+                ? RecordChunk.of(data, et.itemSize())
+                : new NumericChunk(data, et.order());
+    }
+
+    /** What a missing chunk of this variable reads as. */
+    static ChunkData fillChunk(VarModel var) {
+        return var.element().layout() == ElementType.Layout.RECORD
+                ? RecordChunk.fill((byte[]) var.fill(), var.element().itemSize())
+                : new FillChunk(var.fill());
     }
 
     /**
@@ -511,7 +544,7 @@ public final class ChunkReader {
                     this::create,
                     chunkElements,
                     (long) chunkElements * var.element().itemSize(),
-                    var.element().layout() == ElementType.Layout.VLEN_UTF8,
+                    isVlen(var.element()),
                     limits.chunk().bytes(),
                     a.dtype());
             pipeline = p;

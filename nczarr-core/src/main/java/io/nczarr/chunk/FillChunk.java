@@ -4,6 +4,8 @@ import java.util.Arrays;
 
 /** A chunk that is not stored: every element is the fill value ({@code null} = zeros, "" for strings). */
 final class FillChunk implements ChunkData {
+    private static final byte[] EMPTY = new byte[0];
+
     private final Object fill;
 
     FillChunk(Object fill) {
@@ -25,6 +27,8 @@ final class FillChunk implements ChunkData {
             Arrays.fill(a, destStart, end, fill == null ? 0f : (Float) fill);
         } else if (dest instanceof double[] a) {
             Arrays.fill(a, destStart, end, fill == null ? 0d : (Double) fill);
+        } else if (dest instanceof byte[][] a) {
+            Arrays.fill(a, destStart, end, EMPTY);
         } else if (dest instanceof String[] a) {
             Arrays.fill(a, destStart, end, fill == null ? "" : fill.toString());
         } else {

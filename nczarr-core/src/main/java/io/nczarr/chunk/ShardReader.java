@@ -180,7 +180,7 @@ final class ShardReader {
             for (int i = 0; i < chunks.size(); i++) {
                 int c = local.get(i);
                 if (missing || index.isEmpty(c)) {
-                    copy(new FillChunk(var.fill()), chunks.get(i), dest);
+                    copy(ChunkReader.fillChunk(var), chunks.get(i), dest);
                     continue;
                 }
                 try {
@@ -261,11 +261,15 @@ final class ShardReader {
                             codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
                             et,
                             innerElements);
+                } else if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+                    data = BytesChunk.parse(
+                            codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
+                            innerElements);
                 } else {
                     // as the unsharded path: the last step decodes into this thread's reusable buffer
                     int len = innerElements * et.itemSize();
                     byte[] scratch = len <= ChunkReader.MAX_SCRATCH_BYTES ? ChunkReader.scratch(len) : null;
-                    data = new NumericChunk(codec.decodeInnerInto(stored, scratch), et.order());
+                    data = ChunkReader.fixedChunk(codec.decodeInnerInto(stored, scratch), et);
                 }
             } catch (IllegalArgumentException ex) {
                 throw error(ex.getMessage());

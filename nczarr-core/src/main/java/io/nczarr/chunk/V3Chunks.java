@@ -65,7 +65,8 @@ final class V3Chunks {
      * widest index and some incompressible overhead; for strings, the vlen bound.
      */
     static int cap(VarModel var, int chunkElements, long vlenBound) {
-        if (var.element().layout() == ElementType.Layout.VLEN_UTF8) {
+        if (var.element().layout() == ElementType.Layout.VLEN_UTF8
+                || var.element().layout() == ElementType.Layout.VLEN_BYTES) {
             return (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound);
         }
         long bytes = (long) chunkElements * Math.max(8, var.element().itemSize());

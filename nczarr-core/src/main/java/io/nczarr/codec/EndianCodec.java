@@ -27,7 +27,8 @@ final class EndianCodec implements ArrayBytesCodec {
         if (dtype.kind() == 'O') {
             throw new CodecException("codec 'bytes' cannot serialize variable-length elements");
         }
-        int size = dtype.itemsize();
+        // a complex number is two floats, each in the given byte order
+        int size = dtype.kind() == 'c' ? dtype.itemsize() / 2 : dtype.itemsize();
         return new EndianCodec(size, endian.equals("big") && size > 1);
     }
 

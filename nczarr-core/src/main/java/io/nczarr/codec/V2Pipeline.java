@@ -35,7 +35,7 @@ public final class V2Pipeline {
      * @param codecs creates each entry's codec, in decode order
      * @param chunkElements elements per chunk
      * @param chunkBytes decoded bytes per chunk (0 when elements have no fixed size)
-     * @param callerParsesVlenUtf8 leave {@code vlen-utf8} out: the caller parses (and checks) the
+     * @param callerParsesVlenUtf8 leave {@code vlen-utf8} and {@code vlen-bytes} out: the caller parses (and checks) the
      *     items itself, so running it would only validate every chunk twice
      * @param maxInnerBytes bound of the steps before the last (a memory limit: their sizes are not declared)
      * @param dtype the array's dtype, or {@code null}: a half-precision array ({@code <f2}, {@code >f2}) gets
@@ -58,7 +58,7 @@ public final class V2Pipeline {
         }
         for (int i = filters.size() - 1; i >= 0; i--) {
             CodecConfig f = filters.get(i);
-            if (callerParsesVlenUtf8 && f.id().equals("vlen-utf8")) {
+            if (callerParsesVlenUtf8 && (f.id().equals("vlen-utf8") || f.id().equals("vlen-bytes"))) {
                 continue;
             }
             decodeOrder.add(codecs.create(f));

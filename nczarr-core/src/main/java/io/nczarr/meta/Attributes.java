@@ -3,7 +3,6 @@ package io.nczarr.meta;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.dtype.NumpyDtype;
-import io.nczarr.error.MetadataException;
 import io.nczarr.model.Attr;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
@@ -63,8 +62,7 @@ final class Attributes {
      * All user-visible attributes of one object, in file order. {@code types} maps names to NCZarr
      * type strings (may be empty); {@code _FillValue} is left to the caller.
      */
-    static List<Attr> parse(String dataset, String key, ObjectNode zattrs, Map<String, String> types)
-            throws MetadataException {
+    static List<Attr> parse(String dataset, String key, ObjectNode zattrs, Map<String, String> types) {
         List<Attr> out = new ArrayList<>();
         if (zattrs == null) {
             return out;
@@ -77,13 +75,22 @@ final class Attributes {
                 continue;
             }
             NcType type = typeOf(types.get(name));
-            try {
-                out.add(type == null ? inferred(name, e.getValue()) : typed(name, type, e.getValue()));
-            } catch (IllegalArgumentException ex) {
-                throw new MetadataException(dataset, key, "attribute '" + name + "': " + ex.getMessage());
-            }
+            out.add(type == null ? inferred(name, e.getValue()) : typedOrInferred(name, type, e.getValue()));
         }
         return out;
+    }
+
+    /**
+     * A value converted to its declared type, or, when the value does not fit that type (a nested
+     * list, {@code null}, an object, a number out of range), typed by its JSON value as pure Zarr
+     * types it: what an attribute holds never fails the open.
+     */
+    static Attr typedOrInferred(String name, NcType type, JsonNode v) {
+        try {
+            return typed(name, type, v);
+        } catch (IllegalArgumentException ex) {
+            return inferred(name, v);
+        }
     }
 
     /** A value converted to a known type. */

@@ -1,9 +1,11 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -77,5 +79,81 @@ final class FillValues {
             return (byte) JsonValues.toIntegerBits(one, NcType.BYTE);
         }
         return one.asText();
+    }
+
+    /**
+     * The fill of a record type as one packed record ({@code null} = zeros), as zarr-python 2 and 3
+     * encode and require it: a complex fill is {@code [real, imag]} (numbers, {@code "NaN"},
+     * {@code "Infinity"}, {@code "-Infinity"}, or in v3 hex bit patterns), a structured fill is
+     * base64 of the packed record. Anything else (a lone number such as {@code 0}) is refused as
+     * zarr-python refuses it.
+     *
+     * @param dtype the dtype as written, for messages
+     * @throws IllegalArgumentException naming the value and the dtype
+     */
+    static byte[] record(JsonNode fv, CompoundType type, String dtype) {
+        if (fv == null || fv.isNull()) {
+            return null;
+        }
+        boolean complex = type.members().size() == 2
+                && type.members().get(0).name().equals("real")
+                && type.members().get(1).name().equals("imag")
+                && type.members().get(0).type() != null
+                && type.members().get(0).type().kind() == 'f';
+        if (complex) {
+            if (!fv.isArray() || fv.size() != 2) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill value of dtype '"
+                        + dtype + "' ([real, imag] expected)");
+            }
+            NumpyDtype part = type.members().get(0).type();
+            ByteBuffer b = ByteBuffer.allocate(type.itemsize()).order(part.order());
+            try {
+                putFloat(b, part.itemsize(), fv.get(0));
+                putFloat(b, part.itemsize(), fv.get(1));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " is not a valid fill value of dtype '"
+                        + dtype + "' ([real, imag] expected)");
+            }
+            return b.array();
+        }
+        if (fv.isTextual()) {
+            byte[] b;
+            try {
+                b = Base64.getDecoder().decode(fv.textValue());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "fill_value " + excerpt(fv) + " is not base64 of one record of the" + " structured dtype");
+            }
+            if (b.length != type.itemsize()) {
+                throw new IllegalArgumentException("fill_value " + excerpt(fv) + " holds " + b.length + " bytes, one"
+                        + " record of the structured dtype has " + type.itemsize());
+            }
+            return b;
+        }
+        throw new IllegalArgumentException(
+                "fill_value " + excerpt(fv) + " is not base64 of one record of the structured" + " dtype");
+    }
+
+    private static void putFloat(ByteBuffer b, int size, JsonNode v) {
+        if (v.isTextual() && v.textValue().startsWith("0x")) {
+            long bits = Long.parseUnsignedLong(v.textValue().substring(2), 16);
+            if (size == 4) {
+                b.putInt((int) bits);
+            } else {
+                b.putLong(bits);
+            }
+            return;
+        }
+        double d = JsonValues.toDouble(v);
+        if (size == 4) {
+            b.putFloat((float) d);
+        } else {
+            b.putDouble(d);
+        }
+    }
+
+    private static String excerpt(JsonNode n) {
+        String s = n.toString();
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
     }
 }

@@ -8,6 +8,7 @@ import io.nczarr.model.Attr;
 import io.nczarr.model.Dim;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.GroupModel;
+import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
@@ -327,8 +328,11 @@ final class NcZarrReader {
         String zattrsKey = StoreKeys.join(key, ".zattrs");
         List<Attr> attrs =
                 VariableBuilder.withTimeUnits(array.dtype(), Attributes.parse(dataset, zattrsKey, zattrs, types));
-        Attr fillAttr = VariableBuilder.fillAttribute(
-                dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
+        // a record type has no _FillValue attribute in CDM: its fill is the .zarray fill_value
+        Attr fillAttr = et.ncType() == NcType.STRUCTURE
+                ? null
+                : VariableBuilder.fillAttribute(
+                        dataset, zattrsKey, zattrs == null ? null : zattrs.get("_FillValue"), et.ncType());
         Object fill = fillAttr != null
                 ? FillValues.attributeValue(zattrs.get("_FillValue"), et.ncType())
                 : VariableBuilder.zarrayFill(dataset, zarrayKey, array, et);

@@ -6,6 +6,7 @@ import io.nczarr.model.Attr;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.GroupModel;
 import io.nczarr.model.NcType;
+import io.nczarr.model.StructuredDtype;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -58,10 +59,8 @@ final class UnreadableArrays {
     /**
      * Why a Zarr v2 array's {@code dtype} has no netCDF rule, or {@code null} when it has one or
      * when the metadata is broken rather than of an unknown type (a missing, non-string or
-     * unparsable dtype fails the open as before).
-     *
-     * <p>Complex dtypes are the one exception: they still fail the open, because the shared
-     * corpus' {@code bad_dtype_unknown} ({@code <c16}) expects {@code open_error}.
+     * unparsable dtype fails the open as before). Complex and structured dtypes are records
+     * ({@link io.nczarr.dtype.CompoundType}); a structured dtype with a field of no rule is listed.
      */
     static String v2Reason(JsonNode zarray, boolean nczarr) {
         JsonNode dt = zarray == null ? null : zarray.get("dtype");
@@ -69,13 +68,18 @@ final class UnreadableArrays {
             return null;
         }
         if (dt.isArray()) {
-            return "structured dtype " + dt + " has no netCDF mapping";
+            try {
+                StructuredDtype.parse(dt);
+                return null;
+            } catch (IllegalArgumentException e) {
+                return "structured dtype: " + e.getMessage();
+            }
         }
         if (!dt.isTextual()) {
             return null;
         }
         NumpyDtype d = NumpyDtype.parseOrNull(dt.textValue());
-        if (d == null || d.kind() == 'c') {
+        if (d == null) {
             return null;
         }
         if (d.kind() == 'M' || d.kind() == 'm') {
@@ -88,8 +92,28 @@ final class UnreadableArrays {
         if (et == null) {
             return "dtype '" + d.text() + "' has no netCDF mapping";
         }
-        if (et.layout() == ElementType.Layout.VLEN_UTF8 && !hasFilter(zarray, "vlen-utf8")) {
-            return "object dtype '" + d.text() + "' without a vlen-utf8 filter has no netCDF mapping";
+        if (et.layout() == ElementType.Layout.VLEN_UTF8
+                && !hasFilter(zarray, "vlen-utf8")
+                && !hasFilter(zarray, "vlen-bytes")) {
+            String codec = objectCodec(zarray);
+            return codec == null
+                    ? "object dtype '" + d.text() + "' without a vlen-utf8 filter has no netCDF mapping"
+                    : "object dtype '" + d.text() + "' with the " + codec + " filter has no netCDF mapping"
+                            + " (only vlen-utf8 strings and vlen-bytes have one)";
+        }
+        return null;
+    }
+
+    /** The id of the first filter that encodes objects with no netCDF rule (numcodecs' vlen-array, json2, msgpack2, pickle). */
+    private static String objectCodec(JsonNode zarray) {
+        JsonNode fl = zarray.get("filters");
+        if (fl != null && fl.isArray()) {
+            for (JsonNode f : fl) {
+                String id = f.path("id").asText("");
+                if (id.equals("vlen-array") || id.equals("json2") || id.equals("msgpack2") || id.equals("pickle")) {
+                    return id;
+                }
+            }
         }
         return null;
     }

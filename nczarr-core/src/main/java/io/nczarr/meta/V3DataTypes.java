@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * Zarr v3 {@code data_type} names → the dtype the codec chain stores and the dtype chunks decode
- * to. Types with no netCDF rule (complex, raw bits, vlen bytes, extensions) are absent.
+ * to. Types with no netCDF rule (raw bits, extensions) are absent; variable-length
+ * bytes are opaque ({@link #isBytes}); complex
+ * numbers are records of {@code real} and {@code imag}.
  */
 final class V3DataTypes {
     private V3DataTypes() {}
@@ -35,7 +37,19 @@ final class V3DataTypes {
             Map.entry("float16", "<f2"),
             Map.entry("float32", "<f4"),
             Map.entry("float64", "<f8"),
-            Map.entry("string", "|O"));
+            Map.entry("complex64", "<c8"),
+            Map.entry("complex128", "<c16"),
+            Map.entry("string", "|O"),
+            Map.entry("variable_length_bytes", "|O"),
+            Map.entry("bytes", "|O"));
+
+    /** {@code variable_length_bytes} (zarr-python 3.1) or {@code bytes} (the spec's name): opaque byte strings. */
+    static boolean isBytes(JsonNode dataType) {
+        return dataType != null
+                && dataType.isTextual()
+                && (dataType.textValue().equals("variable_length_bytes")
+                        || dataType.textValue().equals("bytes"));
+    }
 
     /** The type's name for messages: a string, or an extension object's {@code name}. */
     static String name(JsonNode dataType) {

@@ -17,12 +17,17 @@ final class VariableBuilder {
 
     static ElementType elementType(String dataset, String key, ArrayMeta array, boolean nczarr)
             throws MetadataException {
-        ElementType et = ElementType.of(array.dtype(), nczarr);
+        ElementType et =
+                array.compound() != null ? ElementType.record(array.compound()) : ElementType.of(array.dtype(), nczarr);
         if (et == null) {
             throw new MetadataException(dataset, key, "dtype: unsupported dtype '" + array.dtype() + "'");
         }
         if (et.layout() == ElementType.Layout.VLEN_UTF8) {
             boolean vlen = array.filters().stream().anyMatch(f -> f.id().equals("vlen-utf8"));
+            if (!vlen && array.filters().stream().anyMatch(f -> f.id().equals("vlen-bytes"))) {
+                return new ElementType(
+                        NcType.OPAQUE, ElementType.Layout.VLEN_BYTES, 0, java.nio.ByteOrder.LITTLE_ENDIAN);
+            }
             if (!vlen) {
                 throw new MetadataException(
                         dataset, key, "dtype: object dtype '|O' without a vlen-utf8 filter is not supported");
@@ -33,6 +38,9 @@ final class VariableBuilder {
 
     /** The {@code .zarray} fill_value as a typed value ({@code null} = zeros). */
     static Object zarrayFill(String dataset, String key, ArrayMeta array, ElementType et) throws MetadataException {
+        if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+            return null; // zarr-python writes 0 (an int object); a missing chunk reads as empty byte strings
+        }
         char kind = array.dtype().kind();
         if (kind == 'M' || kind == 'm') {
             // no fill, or NumPy's "NaT": NaT (datetimes are int64 counts, NaT the smallest)
@@ -42,6 +50,10 @@ final class VariableBuilder {
             }
         }
         try {
+            if (et.layout() == ElementType.Layout.RECORD) {
+                return FillValues.record(
+                        array.fillValue(), et.compound(), array.dtype().text());
+            }
             return FillValues.parse(array.fillValue(), et, array.dtype());
         } catch (IllegalArgumentException e) {
             throw new MetadataException(dataset, key, e.getMessage());

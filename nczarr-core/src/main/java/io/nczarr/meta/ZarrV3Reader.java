@@ -124,7 +124,7 @@ final class ZarrV3Reader {
     private GroupModel readGroup(String name, String path, String key, ObjectNode node) throws IOException {
         String nodeKey = StoreKeys.join(key, "zarr.json");
         ObjectNode attrsNode = attributes(node, nodeKey);
-        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        List<Attr> attrs = attributeList(attrsNode);
         List<Dim> dims = List.of();
         List<String> listed = null;
         if (nczarr) {
@@ -185,9 +185,9 @@ final class ZarrV3Reader {
 
     /**
      * User attributes typed from their JSON values as for v2 {@code .zattrs}; a nested list (which
-     * has no netCDF type) is char JSON, as SCHEMA.md says.
+     * has no netCDF type) is char JSON, as SCHEMA.md says. What an attribute holds never fails the open.
      */
-    private List<Attr> attributeList(String nodeKey, ObjectNode attrs) throws MetadataException {
+    private List<Attr> attributeList(ObjectNode attrs) {
         List<Attr> out = new ArrayList<>();
         if (attrs == null) {
             return out;
@@ -200,39 +200,17 @@ final class ZarrV3Reader {
                 continue;
             }
             String type = types.get(name);
+            Attr a = null;
             if (type != null) {
                 try {
-                    Attr a = NcZarrV3Conventions.typed(name, type, v);
-                    if (a != null) {
-                        out.add(a);
-                        continue;
-                    }
+                    a = NcZarrV3Conventions.typed(name, type, v);
                 } catch (IllegalArgumentException ex) {
-                    throw new MetadataException(dataset, nodeKey, "attribute '" + name + "': " + ex.getMessage());
+                    a = null; // the value does not fit its declared type: typed by its JSON value
                 }
             }
-            if (isNested(v)) {
-                out.add(new Attr(name, NcType.CHAR, v.toString(), true));
-                continue;
-            }
-            try {
-                out.add(Attributes.inferred(name, v));
-            } catch (IllegalArgumentException ex) {
-                throw new MetadataException(dataset, nodeKey, "attribute '" + name + "': " + ex.getMessage());
-            }
+            out.add(a != null ? a : Attributes.inferred(name, v));
         }
         return out;
-    }
-
-    private static boolean isNested(JsonNode v) {
-        if (v.isArray()) {
-            for (JsonNode n : v) {
-                if (n.isContainerNode()) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** The variable, or {@code null} when its data type has no netCDF rule (listed as unreadable). */
@@ -289,7 +267,9 @@ final class ZarrV3Reader {
                 List.of(),
                 sep,
                 new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep));
-        ElementType et = ElementType.of(types.decoded(), false);
+        ElementType et = V3DataTypes.isBytes(dataType)
+                ? new ElementType(NcType.OPAQUE, ElementType.Layout.VLEN_BYTES, 0, java.nio.ByteOrder.LITTLE_ENDIAN)
+                : ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }
@@ -299,7 +279,7 @@ final class ZarrV3Reader {
             return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
-        List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(nodeKey, attrsNode));
+        List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(attrsNode));
         Object fill = fill(nodeKey, node.get("fill_value"), types, et);
         Attr fillAttr = null;
         if (et.ncType().isNumeric()) {
@@ -361,7 +341,7 @@ final class ZarrV3Reader {
                 dimPaths.add(ref);
             }
         }
-        List<Attr> attrs = attributeList(nodeKey, attrsNode);
+        List<Attr> attrs = attributeList(attrsNode);
         Object fill =
                 et.ncType() == NcType.CHAR ? charFill(array.fillValue()) : fill(nodeKey, array.fillValue(), types, et);
         Attr fillAttr = null;
@@ -482,6 +462,12 @@ final class ZarrV3Reader {
         }
         NcType t = et.ncType();
         try {
+            if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+                return null; // missing chunks read as empty byte strings
+            }
+            if (et.layout() == ElementType.Layout.RECORD) {
+                return FillValues.record(fv, et.compound(), types.stored().str());
+            }
             if (t == NcType.STRING) {
                 return fv.isTextual() ? fv.textValue() : "";
             }

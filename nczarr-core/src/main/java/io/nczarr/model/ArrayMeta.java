@@ -2,6 +2,7 @@ package io.nczarr.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecConfig;
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
 import io.nczarr.error.MetadataException;
 import java.util.ArrayList;
@@ -20,6 +21,8 @@ import java.util.List;
  * @param filters filters in encode order (decode applies them in reverse)
  * @param separator chunk key separator, {@code "."} or {@code "/"}
  * @param v3 the Zarr v3 codec chain and key encoding, or {@code null} for a Zarr v2 array
+ * @param compound the record type of a structured dtype ({@code dtype} is then {@code |V<itemsize>}),
+ *     else {@code null}
  */
 public record ArrayMeta(
         long[] shape,
@@ -30,7 +33,22 @@ public record ArrayMeta(
         CodecConfig compressor,
         List<CodecConfig> filters,
         String separator,
-        V3Layout v3) {
+        V3Layout v3,
+        CompoundType compound) {
+
+    /** An array of a plain (not structured) dtype. */
+    public ArrayMeta(
+            long[] shape,
+            int[] chunks,
+            NumpyDtype dtype,
+            JsonNode fillValue,
+            boolean fortranOrder,
+            CodecConfig compressor,
+            List<CodecConfig> filters,
+            String separator,
+            V3Layout v3) {
+        this(shape, chunks, dtype, fillValue, fortranOrder, compressor, filters, separator, v3, null);
+    }
 
     /** A Zarr v2 array. */
     public ArrayMeta(
@@ -42,7 +60,7 @@ public record ArrayMeta(
             CodecConfig compressor,
             List<CodecConfig> filters,
             String separator) {
-        this(shape, chunks, dtype, fillValue, fortranOrder, compressor, filters, separator, null);
+        this(shape, chunks, dtype, fillValue, fortranOrder, compressor, filters, separator, null, null);
     }
 
     /** Whether this is a Zarr v3 array. */
@@ -98,14 +116,20 @@ public record ArrayMeta(
             chunks[i] = (int) chunkLongs[i];
         }
         JsonNode dt = json.get("dtype");
-        if (dt == null || !dt.isTextual()) {
-            throw new MetadataException(
-                    dataset,
-                    key,
-                    "dtype: missing or not a string"
-                            + (dt != null && dt.isArray() ? " (structured dtypes are not supported)" : ""));
+        CompoundType compound = null;
+        NumpyDtype dtype;
+        if (dt != null && dt.isArray()) {
+            try {
+                compound = StructuredDtype.parse(dt);
+            } catch (IllegalArgumentException e) {
+                throw new MetadataException(dataset, key, "dtype: " + e.getMessage());
+            }
+            dtype = NumpyDtype.parseOrNull("|V" + compound.itemsize());
+        } else if (dt == null || !dt.isTextual()) {
+            throw new MetadataException(dataset, key, "dtype: missing or not a string");
+        } else {
+            dtype = NumpyDtype.parseOrNull(dt.textValue());
         }
-        NumpyDtype dtype = NumpyDtype.parseOrNull(dt.textValue());
         if (dtype == null) {
             throw new MetadataException(dataset, key, "dtype: cannot parse '" + dt.textValue() + "'");
         }
@@ -156,7 +180,9 @@ public record ArrayMeta(
                 order.equals("F"),
                 compressor,
                 Collections.unmodifiableList(filters),
-                sep);
+                sep,
+                null,
+                compound);
     }
 
     private static CodecConfig codec(String dataset, String key, String field, JsonNode node, NumpyDtype dtype)

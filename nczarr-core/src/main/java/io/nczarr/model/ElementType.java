@@ -1,5 +1,6 @@
 package io.nczarr.model;
 
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
 import java.nio.ByteOrder;
 
@@ -10,8 +11,18 @@ import java.nio.ByteOrder;
  * @param layout how the bytes of one element are laid out
  * @param itemSize bytes per element in a decoded chunk (0 for variable-length strings)
  * @param order byte order of multi-byte values
+ * @param compound the record type of a {@link NcType#STRUCTURE} element, else {@code null}
  */
-public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder order) {
+public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder order, CompoundType compound) {
+
+    public ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder order) {
+        this(ncType, layout, itemSize, order, null);
+    }
+
+    /** Records of a compound type: {@code itemsize} packed bytes each, members in their own byte orders. */
+    public static ElementType record(CompoundType type) {
+        return new ElementType(NcType.STRUCTURE, Layout.RECORD, type.itemsize(), ByteOrder.LITTLE_ENDIAN, type);
+    }
 
     public enum Layout {
         /** Fixed-size numbers (bool and char are one byte each). */
@@ -21,7 +32,11 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         /** {@code <Un}: n UTF-32 code units. */
         FIXED_UNICODE,
         /** {@code |O} with the numcodecs vlen-utf8 encoding. */
-        VLEN_UTF8
+        VLEN_UTF8,
+        /** {@code |O} with the numcodecs vlen-bytes encoding: opaque byte strings. */
+        VLEN_BYTES,
+        /** Fixed-size records ({@link CompoundType}): complex numbers, structured dtypes. */
+        RECORD
     }
 
     /**
@@ -34,6 +49,10 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         if (isHalfFloat(dt)) {
             // float16 has no netCDF type: chunks are widened to float32 (exactly) as they decode
             return new ElementType(NcType.FLOAT, Layout.NUMERIC, 4, ByteOrder.LITTLE_ENDIAN);
+        }
+        if (CompoundType.isComplex(dt)) {
+            // complex64/128: a record of two floats, real and imag
+            return record(CompoundType.complex(dt));
         }
         if (dt.kind() == 'M' || dt.kind() == 'm') {
             // datetime64 / timedelta64: int64 counts of the dtype's unit

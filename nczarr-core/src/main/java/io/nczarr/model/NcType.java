@@ -13,7 +13,11 @@ public enum NcType {
     FLOAT("float", 4, false),
     DOUBLE("double", 8, false),
     CHAR("char", 1, false),
-    STRING("string", 0, false);
+    STRING("string", 0, false),
+    /** A record of named members ({@link ElementType#compound()}): complex numbers, structured dtypes. */
+    STRUCTURE("structure", 0, false),
+    /** Variable-length bytes ({@code |O} with {@code vlen-bytes}): one {@code byte[]} per element. */
+    OPAQUE("opaque", 0, false);
 
     private final String cdlName;
     private final int size;
@@ -40,7 +44,7 @@ public enum NcType {
     }
 
     public boolean isNumeric() {
-        return this != CHAR && this != STRING;
+        return this != CHAR && this != STRING && this != STRUCTURE && this != OPAQUE;
     }
 
     public boolean isFloatingPoint() {

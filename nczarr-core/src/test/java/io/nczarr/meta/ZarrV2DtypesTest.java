@@ -77,7 +77,17 @@ class ZarrV2DtypesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"|V8\"", "[[\"a\",\"<i4\"]]", "\"<M8[Y]\"", "\"<m8\"", "\"|S0\"", "\"|O\""})
+    @ValueSource(
+            strings = {
+                "\"|V8\"",
+                "[[\"a\",\"<U4\"]]",
+                "[[\"a\",\"<f2\"]]",
+                "[[\"a\",\"|O\"]]",
+                "\"<M8[Y]\"",
+                "\"<m8\"",
+                "\"|S0\"",
+                "\"|O\""
+            })
     void anArrayOfAnUnknownTypeIsLeftOutAndListed(String dtype) throws IOException {
         Store s = dataset()
                 .put("good/.zarray", zarray("\"<i4\"", ""))
@@ -96,20 +106,13 @@ class ZarrV2DtypesTest {
         Store s = dataset()
                 .put("a/.zarray", zarray("\"|V8\"", ""))
                 .put("g/.zgroup", "{\"zarr_format\":2}")
-                .put("g/b/.zarray", zarray("[[\"x\",\"<f8\"]]", ""))
+                .put("g/b/.zarray", zarray("[[\"x\",\"<U8\"]]", ""))
                 .build();
         String u = attr(read(s).root().attributes(), UnreadableArrays.ATTRIBUTE);
         String[] lines = u.split("\n");
         assertEquals(2, lines.length, u);
         assertTrue(lines[0].startsWith("/a: dtype '|V8'"), lines[0]);
         assertTrue(lines[1].startsWith("/g/b: structured dtype"), lines[1]);
-    }
-
-    @Test
-    void complexStillFailsTheOpenAsTheSharedCorpusExpects() {
-        Store s = dataset().put("c/.zarray", zarray("\"<c16\"", "")).build();
-        MetadataException e = assertThrows(MetadataException.class, () -> read(s));
-        assertTrue(e.getMessage().contains("c16") && e.getMessage().contains("dtype"), e.getMessage());
     }
 
     @Test

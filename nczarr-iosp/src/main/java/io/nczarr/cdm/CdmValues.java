@@ -35,6 +35,10 @@ final class CdmValues {
                 return DataType.DOUBLE;
             case CHAR:
                 return DataType.CHAR;
+            case STRUCTURE:
+                return DataType.STRUCTURE;
+            case OPAQUE:
+                return DataType.OPAQUE;
             default:
                 return DataType.STRING;
         }
@@ -42,6 +46,15 @@ final class CdmValues {
 
     /** Wraps a primitive result array; chars become CDM chars, unsigned types are flagged. */
     static Array array(NcType type, int[] shape, Object data) {
+        if (type == NcType.OPAQUE) {
+            // as netCDF-Java's own readers give opaque data: one ByteBuffer per element
+            byte[][] b = (byte[][]) data;
+            java.nio.ByteBuffer[] bb = new java.nio.ByteBuffer[b.length];
+            for (int i = 0; i < b.length; i++) {
+                bb[i] = java.nio.ByteBuffer.wrap(b[i]);
+            }
+            return new ucar.ma2.ArrayObject(java.nio.ByteBuffer.class, shape, bb);
+        }
         Object storage = data;
         if (type == NcType.CHAR) {
             byte[] b = (byte[]) data;

@@ -8,6 +8,7 @@ import io.nczarr.model.Attr;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.model.Dim;
 import io.nczarr.model.GroupModel;
+import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
@@ -33,6 +34,7 @@ import ucar.nc2.Attribute;
 import ucar.nc2.Dimension;
 import ucar.nc2.Group;
 import ucar.nc2.NetcdfFile;
+import ucar.nc2.Structure;
 import ucar.nc2.Variable;
 import ucar.nc2.iosp.AbstractIOServiceProvider;
 import ucar.nc2.util.CancelTask;
@@ -192,13 +194,17 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         }
 
         private Variable variable(Group g, VarModel vm) {
-            Variable v = new Variable(ncfile, g, null, vm.name());
+            boolean records = vm.type() == NcType.STRUCTURE;
+            Variable v = records ? new Structure(ncfile, g, null, vm.name()) : new Variable(ncfile, g, null, vm.name());
             v.setDataType(CdmValues.dataType(vm.type()));
             List<Dimension> vd = new ArrayList<>();
             for (String path : vm.dimensions()) {
                 vd.add(dims.get(path));
             }
             v.setDimensions(vd);
+            if (records) {
+                CdmStructures.addMembers(ncfile, g, (Structure) v, vm.element().compound());
+            }
             if (!fitsOneArray(vm.shape())) {
                 // cdm 4.5.5 decides whether to cache the whole variable from its size in bytes, which
                 // overflows for such shapes: every read would then try to read all of it
@@ -306,7 +312,11 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             stride[d] = r.stride();
         }
         Object data = reader.read(origin, count, stride);
-        return CdmValues.array(reader.variable().type(), s.getShape(), data);
+        VarModel vm = reader.variable();
+        if (vm.type() == NcType.STRUCTURE) {
+            return CdmStructures.array((Structure) v2, vm.element().compound(), s.getShape(), (byte[]) data);
+        }
+        return CdmValues.array(vm.type(), s.getShape(), data);
     }
 
     @Override
