@@ -1,5 +1,11 @@
 package io.nczarr.raf;
 
+import io.nczarr.http.ContentRange;
+import io.nczarr.http.HttpStatusErrors;
+import io.nczarr.http.TimedExchange;
+import io.nczarr.http.BodySink;
+import io.nczarr.http.RequestStats;
+import io.nczarr.http.RetryPolicy;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import java.io.FileNotFoundException;
@@ -77,7 +83,7 @@ public final class HttpRangeSource implements RangeSource {
         this.uri = uri;
         this.config = config;
         this.location = redact(uri);
-        this.exchange = new TimedExchange(client, config.requestTimeout(), location);
+        this.exchange = new TimedExchange(client, config.requestTimeout(), location, ByteRangeConfig.PREFIX + "timeout");
         // a timed-out request already took all the time the user allows for one: trying again would
         // multiply that wait
         this.retries = new RetryPolicy(

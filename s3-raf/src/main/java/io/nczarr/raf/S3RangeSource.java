@@ -1,5 +1,6 @@
 package io.nczarr.raf;
 
+import io.nczarr.http.RequestStats;
 import io.nczarr.error.StoreException;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.AwsEnvironment;
