@@ -172,7 +172,7 @@ public final class Stores {
             String parentPath = path.substring(0, path.lastIndexOf('/') + 1);
             try {
                 URI parent = new URI(u.getScheme(), u.getRawAuthority(), parentPath, null, null);
-                return url.withMode(Mode.HTTP, parent).withMode(Mode.ZARR, null);
+                return url.withMode(Mode.HTTP, parent);
             } catch (URISyntaxException e) {
                 throw refused(url, e.getReason());
             }
