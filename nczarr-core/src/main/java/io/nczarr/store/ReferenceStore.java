@@ -66,6 +66,8 @@ public final class ReferenceStore implements Store {
 
     private final LinkedHashMap<Block, CompletableFuture<byte[]>> cache = new LinkedHashMap<>(16, 0.75f, true);
     private long cached;
+    /** Blocks whose coalesced read failed for good: their keys are read one by one. */
+    private final java.util.Set<Block> failedBlocks = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** One coalesced request: {@code length} bytes at {@code offset} of {@code target}. */
     record Block(URI target, long offset, int length) {}
@@ -283,10 +285,18 @@ public final class ReferenceStore implements Store {
             }
             limit.checkArray(location, key, null, "object (" + g.length() + " bytes in " + ReferenceTargets.name(g.target()) + ")", g.length());
             Block b = blocks.get(key);
-            if (b != null) {
-                byte[] block = block(b);
-                int from = (int) (g.offset() - b.offset());
-                return Optional.of(Arrays.copyOfRange(block, from, from + (int) g.length()));
+            if (b != null && !failedBlocks.contains(b)) {
+                try {
+                    byte[] block = block(b);
+                    int from = (int) (g.offset() - b.offset());
+                    return Optional.of(Arrays.copyOfRange(block, from, from + (int) g.length()));
+                } catch (StoreException e) {
+                    if (e.isRetryable()) {
+                        throw e;
+                    }
+                    // one bad reference (past the end, say) must not fail its neighbours: read them one by one
+                    failedBlocks.add(b);
+                }
             }
             return Optional.of(targets.read(g.target(), g.offset(), (int) g.length()));
         } catch (IOException e) {
