@@ -1,8 +1,10 @@
 package io.nczarr.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,7 +77,8 @@ class HttpAndReferencesTest {
     @Test
     void nczarrOverHttpListsNothing() throws Exception {
         Corpus.Entry e = Corpus.byName("nczarr_groups");
-        ManifestCompare.assertConforms(e, manifest(http.url("/corpus/nczarr_groups") + "#mode=nczarr", e.name()), tmp, "http");
+        ManifestCompare.assertConforms(
+                e, manifest(http.url("/corpus/nczarr_groups") + "#mode=nczarr", e.name()), tmp, "http");
         assertFalse(http.ranges().isEmpty());
     }
 
@@ -95,8 +98,10 @@ class HttpAndReferencesTest {
 
     @Test
     void pureZarrWithoutConsolidatedMetadataSaysHowToFixIt() {
-        for (String url : new String[] {http.url("/corpus/zarr_dtypes") + "#mode=zarr", http.url("/v3/groups") + "#mode=zarr"}) {
-            IOException x = assertThrows(IOException.class, () -> NcZarrFiles.open(url).close());
+        for (String url :
+                new String[] {http.url("/corpus/zarr_dtypes") + "#mode=zarr", http.url("/v3/groups") + "#mode=zarr"}) {
+            IOException x =
+                    assertThrows(IOException.class, () -> NcZarrFiles.open(url).close());
             String m = x.getMessage();
             assertTrue(m.contains("zarr.consolidate_metadata") && m.contains("cannot list"), m);
             assertTrue(m.contains(http.url("/")), m);
@@ -108,7 +113,9 @@ class HttpAndReferencesTest {
         // a netCDF-4 file: cdm's own reader over byte ranges
         try (NetcdfFile nc = NcZarrFiles.open(http.url("/k/nc4.nc"))) {
             assertNotNull(nc.findVariable("temp"));
-            assertEquals(50, nc.findVariable("temp").read().getShape()[0] * 0 + 50);
+            assertArrayEquals(
+                    new int[] {6, 10, 12}, nc.findVariable("temp").read().getShape());
+            assertNull(NcZarrFiles.model(nc), "netCDF-Java's own reader");
         }
         http.resetCounters();
         // a kerchunk reference file
@@ -121,17 +128,21 @@ class HttpAndReferencesTest {
             assertFalse(nc.getVariables().isEmpty());
         }
         // anything else: the forms
-        IOException x = assertThrows(IOException.class, () -> NcZarrFiles.open(http.url("/nothing/here")).close());
+        IOException x = assertThrows(
+                IOException.class,
+                () -> NcZarrFiles.open(http.url("/nothing/here")).close());
         assertTrue(x.getMessage().contains("#mode=bytes") && x.getMessage().contains("#mode=zarr"), x.getMessage());
     }
 
     @Test
     void aLocalNetcdfPathOpensWithNetcdfJava() throws IOException {
-        try (NetcdfFile nc = NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc4.nc").toString())) {
+        try (NetcdfFile nc =
+                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc4.nc").toString())) {
             assertNotNull(nc.findVariable("temp"));
-            assertEquals("NetCDF-4", nc.getFileTypeId().startsWith("HDF5") ? "NetCDF-4" : "NetCDF-4");
+            assertNull(NcZarrFiles.model(nc), "netCDF-Java's own reader");
         }
-        try (NetcdfFile nc = NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc3.nc").toString())) {
+        try (NetcdfFile nc =
+                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc3.nc").toString())) {
             assertNotNull(nc.findVariable("rec2d"));
         }
     }

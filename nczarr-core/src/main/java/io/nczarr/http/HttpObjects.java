@@ -108,7 +108,9 @@ public final class HttpObjects {
         String location = Redaction.redact(uri);
         String what = "GET bytes=-" + length;
         return retries.run(
-                what, () -> rangeOnce(uri, location, "bytes=-" + length, -1, -1, length, wholeLimit, what), stats::countRetry);
+                what,
+                () -> rangeOnce(uri, location, "bytes=-" + length, -1, -1, length, wholeLimit, what),
+                stats::countRetry);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -124,18 +126,27 @@ public final class HttpObjects {
     private Optional<byte[]> getOnce(URI uri, String location, long maxBytes) throws IOException {
         AtomicLong tooLarge = new AtomicLong(-1);
         stats.countGet();
-        TimedExchange.Result r = exchange(location).send(request(uri).build(), info -> {
-            if (info.statusCode() != 200) {
-                return new BodySink.ErrorText(stats);
-            }
-            long declared = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-            if (declared > maxBytes) {
-                tooLarge.set(declared);
-                return new BodySink.Discard();
-            }
-            return new BodySink.WholeObject(
-                    stats, declared, maxBytes, "the object is larger than the limit of " + maxBytes + " bytes");
-        }, "GET");
+        TimedExchange.Result r = exchange(location)
+                .send(
+                        request(uri).build(),
+                        info -> {
+                            if (info.statusCode() != 200) {
+                                return new BodySink.ErrorText(stats);
+                            }
+                            long declared = info.headers()
+                                    .firstValueAsLong("Content-Length")
+                                    .orElse(-1);
+                            if (declared > maxBytes) {
+                                tooLarge.set(declared);
+                                return new BodySink.Discard();
+                            }
+                            return new BodySink.WholeObject(
+                                    stats,
+                                    declared,
+                                    maxBytes,
+                                    "the object is larger than the limit of " + maxBytes + " bytes");
+                        },
+                        "GET");
         if (r.status() == 200) {
             if (tooLarge.get() >= 0) {
                 throw new TooLarge(location, tooLarge.get());
@@ -169,7 +180,8 @@ public final class HttpObjects {
             case 200: {
                 byte[] all = ((BodySink.WholeObject) r.sink()).data();
                 if (offset < 0) {
-                    return Optional.of(all.length <= length ? all : Arrays.copyOfRange(all, all.length - length, all.length));
+                    return Optional.of(
+                            all.length <= length ? all : Arrays.copyOfRange(all, all.length - length, all.length));
                 }
                 if (offset >= all.length) {
                     return Optional.of(new byte[0]);
@@ -203,7 +215,9 @@ public final class HttpObjects {
                 ContentRange c = parsed.get();
                 boolean ok = offset >= 0
                         ? c.answers(offset, end)
-                        : c.last() >= c.first() && c.length() <= length && (!c.totalKnown() || c.last() == c.total() - 1);
+                        : c.last() >= c.first()
+                                && c.length() <= length
+                                && (!c.totalKnown() || c.last() == c.total() - 1);
                 if (!ok) {
                     return refuse(refused, "the server answered Content-Range: " + cr);
                 }
@@ -217,8 +231,8 @@ public final class HttpObjects {
             }
             case 200: {
                 long declared = h.firstValueAsLong("Content-Length").orElse(-1);
-                String why = "the server ignores HTTP Range requests and the object is larger than "
-                        + wholeLimit + " bytes (" + HttpSettings.WHOLE_OBJECT_LIMIT + ")";
+                String why = "the server ignores HTTP Range requests and the object is larger than " + wholeLimit
+                        + " bytes (" + HttpSettings.WHOLE_OBJECT_LIMIT + ")";
                 if (declared > wholeLimit) {
                     return refuse(refused, why);
                 }

@@ -18,7 +18,8 @@ import java.util.function.Function;
  *       many bytes (default 16 MiB), refused above.
  * </ul>
  */
-public record HttpSettings(int concurrency, int maxRetries, Duration retryDelay, Duration timeout, long wholeObjectLimit) {
+public record HttpSettings(
+        int concurrency, int maxRetries, Duration retryDelay, Duration timeout, long wholeObjectLimit) {
     public static final String CONCURRENCY = "nczarr.http.concurrency";
     public static final String MAX_RETRIES = "nczarr.http.maxRetries";
     public static final String RETRY_DELAY_MS = "nczarr.http.retryDelayMs";
@@ -57,8 +58,10 @@ public record HttpSettings(int concurrency, int maxRetries, Duration retryDelay,
         return new HttpSettings(
                 (int) number(CONCURRENCY, fragment, properties, d.concurrency()),
                 (int) number(MAX_RETRIES, fragment, properties, d.maxRetries()),
-                Duration.ofMillis(number(RETRY_DELAY_MS, fragment, properties, d.retryDelay().toMillis())),
-                Duration.ofMillis(number(TIMEOUT, fragment, properties, d.timeout().toMillis())),
+                Duration.ofMillis(number(
+                        RETRY_DELAY_MS, fragment, properties, d.retryDelay().toMillis())),
+                Duration.ofMillis(
+                        number(TIMEOUT, fragment, properties, d.timeout().toMillis())),
                 number(WHOLE_OBJECT_LIMIT, fragment, properties, d.wholeObjectLimit()));
     }
 

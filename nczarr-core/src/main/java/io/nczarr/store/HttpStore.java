@@ -45,7 +45,8 @@ public final class HttpStore implements Store {
     public static HttpStore open(DatasetUrl url, StoreResources resources) throws IOException {
         URI u = url.uri();
         if (u == null || u.getHost() == null) {
-            throw new StoreException(url.toString(), null, "an HTTP store needs an http:// or https:// URL", false, null);
+            throw new StoreException(
+                    url.toString(), null, "an HTTP store needs an http:// or https:// URL", false, null);
         }
         if (u.getRawUserInfo() != null) {
             throw new StoreException(
@@ -92,10 +93,14 @@ public final class HttpStore implements Store {
         StringBuilder b = new StringBuilder();
         for (byte c : segment.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
             int ch = c & 0xff;
-            if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || "-._~".indexOf(ch) >= 0) {
+            if ((ch >= 'a' && ch <= 'z')
+                    || (ch >= 'A' && ch <= 'Z')
+                    || (ch >= '0' && ch <= '9')
+                    || "-._~".indexOf(ch) >= 0) {
                 b.append((char) ch);
             } else {
-                b.append('%').append(Character.toUpperCase(Character.forDigit(ch >> 4, 16)))
+                b.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(ch >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(ch & 15, 16)));
             }
         }
@@ -162,7 +167,8 @@ public final class HttpStore implements Store {
 
     /** The failure as a {@link StoreException} of this dataset and key; its detail starts with the object's URL. */
     private IOException failure(String key, IOException e) {
-        if (e instanceof StoreException s && (s.dataset() == null || !s.dataset().equals(location))) {
+        if (e instanceof StoreException s
+                && (s.dataset() == null || !s.dataset().equals(location))) {
             String where = s.dataset() == null ? "" : s.dataset() + ": ";
             return new StoreException(location, key, where + s.detail(), s.isRetryable(), s);
         }

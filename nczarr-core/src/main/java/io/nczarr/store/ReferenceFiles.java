@@ -182,7 +182,8 @@ public final class ReferenceFiles {
             String s = v.asText();
             if (s.startsWith("base64:")) {
                 try {
-                    return new Ref.Inline(Base64.getDecoder().decode(s.substring(7).trim()));
+                    return new Ref.Inline(
+                            Base64.getDecoder().decode(s.substring(7).trim()));
                 } catch (IllegalArgumentException e) {
                     return new Ref.Bad(null, "invalid base64 inline value");
                 }
@@ -211,8 +212,12 @@ public final class ReferenceFiles {
             }
             JsonNode off = v.get(1);
             JsonNode len = v.get(2);
-            if (!off.canConvertToLong() || !off.isIntegralNumber() || !len.canConvertToLong() || !len.isIntegralNumber()) {
-                return new Ref.Bad(url, "offset and length must be whole numbers that fit 64 bits: " + abbreviate(v.toString()));
+            if (!off.canConvertToLong()
+                    || !off.isIntegralNumber()
+                    || !len.canConvertToLong()
+                    || !len.isIntegralNumber()) {
+                return new Ref.Bad(
+                        url, "offset and length must be whole numbers that fit 64 bits: " + abbreviate(v.toString()));
             }
             return range(url, off.asLong(), len.asLong(), base);
         }
@@ -243,7 +248,8 @@ public final class ReferenceFiles {
         if (SCHEME.matcher(url).find()) {
             return URI.create(url.replace(" ", "%20"));
         }
-        String encoded = url.replace("%", "%25").replace(" ", "%20").replace("#", "%23").replace("?", "%3F");
+        String encoded =
+                url.replace("%", "%25").replace(" ", "%20").replace("#", "%23").replace("?", "%3F");
         return base.resolve(URI.create(encoded));
     }
 

@@ -79,8 +79,8 @@ public final class ReferenceStore implements Store {
         this.targets = targets;
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, limits.maxObjectBytes());
         this.blocks = coalesce(refs);
-        this.remote = refs.values().stream()
-                .anyMatch(r -> r instanceof Ref.Range g && ReferenceTargets.isRemote(g.target()));
+        this.remote =
+                refs.values().stream().anyMatch(r -> r instanceof Ref.Range g && ReferenceTargets.isRemote(g.target()));
         this.cacheBytes = Math.min(CACHE, limits.maxReadBytes());
     }
 
@@ -130,7 +130,8 @@ public final class ReferenceStore implements Store {
                 }
                 try (S3Bucket bucket = S3Bucket.open(settings, resources.s3Clients())) {
                     json = bucket.get(loc.key(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
-                            .orElseThrow(() -> new StoreException(location, null, "no such reference file", false, null));
+                            .orElseThrow(
+                                    () -> new StoreException(location, null, "no such reference file", false, null));
                 } catch (S3Bucket.ObjectTooLarge e) {
                     throw limit.exceeded(location, null, null, "reference file", e.size(), e);
                 }
@@ -144,7 +145,8 @@ public final class ReferenceStore implements Store {
                 HttpObjects http = new HttpObjects(resources.httpClient(), httpSettings);
                 try {
                     json = http.get(url.uri(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
-                            .orElseThrow(() -> new StoreException(location, null, "no such reference file (HTTP 404)", false, null));
+                            .orElseThrow(() -> new StoreException(
+                                    location, null, "no such reference file (HTTP 404)", false, null));
                 } catch (HttpObjects.TooLarge e) {
                     throw limit.exceeded(location, null, null, "reference file", e.size(), e);
                 } catch (StoreException e) {
@@ -157,7 +159,12 @@ public final class ReferenceStore implements Store {
             }
             default:
                 throw new UnsupportedFeatureException(
-                        location, null, null, "reference files in a " + where + " store", "reference files are read from a local file, S3 or HTTP(S)", null);
+                        location,
+                        null,
+                        null,
+                        "reference files in a " + where + " store",
+                        "reference files are read from a local file, S3 or HTTP(S)",
+                        null);
         }
         if (json.length >= 4 && json[0] == 'P' && json[1] == 'A' && json[2] == 'R' && json[3] == '1') {
             throw parquet(location);
@@ -168,7 +175,11 @@ public final class ReferenceStore implements Store {
         } catch (ReferenceFiles.Malformed e) {
             throw new StoreException(location, null, "malformed reference file: " + e.getMessage(), false, null);
         }
-        return new ReferenceStore(location, refs, new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings), resources.limits());
+        return new ReferenceStore(
+                location,
+                refs,
+                new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings),
+                resources.limits());
     }
 
     private static URI stripFragment(URI u) throws StoreException {
@@ -205,7 +216,7 @@ public final class ReferenceStore implements Store {
                 "Parquet reference files",
                 "Parquet references (fsspec LazyReferenceMapper) are not supported: reading Parquet in Java needs"
                         + " parquet-mr and Hadoop, too large for the drop-in jar. Write JSON references instead"
-                        + " (kerchunk's translate() output, or refs_to_dataframe's input), see the user guide",
+                        + " (kerchunk's translate() result, json.dump'ed), see the user guide",
                 null);
     }
 
@@ -283,7 +294,12 @@ public final class ReferenceStore implements Store {
             if (g.length() < 0) {
                 return Optional.of(targets.whole(g.target(), limit, location, key));
             }
-            limit.checkArray(location, key, null, "object (" + g.length() + " bytes in " + ReferenceTargets.name(g.target()) + ")", g.length());
+            limit.checkArray(
+                    location,
+                    key,
+                    null,
+                    "object (" + g.length() + " bytes in " + ReferenceTargets.name(g.target()) + ")",
+                    g.length());
             Block b = blocks.get(key);
             if (b != null && !failedBlocks.contains(b)) {
                 try {
@@ -413,7 +429,8 @@ public final class ReferenceStore implements Store {
         return new StoreException(
                 location,
                 key,
-                "bad reference" + (bad.url() != null ? " to " + io.nczarr.error.Redaction.redact(bad.url()) : "") + ": " + bad.why(),
+                "bad reference" + (bad.url() != null ? " to " + io.nczarr.error.Redaction.redact(bad.url()) : "") + ": "
+                        + bad.why(),
                 false,
                 null);
     }
@@ -424,7 +441,8 @@ public final class ReferenceStore implements Store {
         }
         String t = ReferenceTargets.name(target);
         if (e instanceof StoreException s) {
-            String detail = s.dataset() != null && !s.dataset().equals(location) ? s.dataset() + ": " + s.detail() : s.detail();
+            String detail =
+                    s.dataset() != null && !s.dataset().equals(location) ? s.dataset() + ": " + s.detail() : s.detail();
             if (!detail.contains(t)) {
                 detail = "target " + t + ": " + detail;
             }

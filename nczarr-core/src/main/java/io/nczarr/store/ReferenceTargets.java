@@ -1,6 +1,5 @@
 package io.nczarr.store;
 
-import io.nczarr.error.NcZarrException;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -73,7 +72,11 @@ final class ReferenceTargets implements Closeable {
                 break;
             }
             case "http":
-                b = http.getRange(target, offset, length, Math.min(http.settings().wholeObjectLimit(), resources.maxObjectBytes()));
+                b = http.getRange(
+                        target,
+                        offset,
+                        length,
+                        Math.min(http.settings().wholeObjectLimit(), resources.maxObjectBytes()));
                 break;
             default:
                 throw unsupported(target);
@@ -257,11 +260,6 @@ final class ReferenceTargets implements Closeable {
         }
     }
 
-    /** Whether a failure came from the network and may pass on retry. */
-    static boolean retryable(IOException e) {
-        return e instanceof StoreException s && s.isRetryable();
-    }
-
     @Override
     public void close() {
         closed = true;
@@ -279,10 +277,5 @@ final class ReferenceTargets implements Closeable {
             }
             buckets.clear();
         }
-    }
-
-    /** Reports an unexpected type of failure with the dataset context the store gives. */
-    static NcZarrException context(NcZarrException e, String dataset, String key) {
-        return e.withContext(dataset, key, null);
     }
 }

@@ -2,20 +2,20 @@ package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.HttpObjects;
+import io.nczarr.http.HttpSettings;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import io.nczarr.url.Mode;
-import io.nczarr.http.HttpObjects;
-import io.nczarr.http.HttpSettings;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.util.Optional;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Enumeration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -146,8 +146,7 @@ public final class Stores {
         HttpObjects http;
         try {
             http = new HttpObjects(
-                    resources.httpClient(),
-                    HttpSettings.resolve(url.parameters(), resources.environment()::property));
+                    resources.httpClient(), HttpSettings.resolve(url.parameters(), resources.environment()::property));
         } catch (IllegalArgumentException e) {
             throw new StoreException(url.toString(), null, e.getMessage(), false, e);
         }
@@ -209,7 +208,9 @@ public final class Stores {
     private static boolean looksLikeZarrNode(byte[] b) {
         String s = new String(b, java.nio.charset.StandardCharsets.UTF_8).stripLeading();
         return s.startsWith("{")
-                && (s.contains("\"zarr_format\"") || s.contains("\"node_type\"") || s.contains("\"zarr_consolidated_format\""));
+                && (s.contains("\"zarr_format\"")
+                        || s.contains("\"node_type\"")
+                        || s.contains("\"zarr_consolidated_format\""));
     }
 
     /**

@@ -57,7 +57,10 @@ class HttpStoreTest {
             http.forceStatus(403);
             http.resetCounters();
             StoreException e = assertThrows(StoreException.class, () -> s.get("v/0"));
-            assertTrue(e.getMessage().contains(http.url("/ds/v/0")) && e.getMessage().contains("403"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains(http.url("/ds/v/0"))
+                            && e.getMessage().contains("403"),
+                    e.getMessage());
             assertFalse(e.isRetryable());
             assertEquals("v/0", e.key());
             assertEquals(1, http.gets());
@@ -73,7 +76,9 @@ class HttpStoreTest {
             http.failNextGets(5);
             StoreException e = assertThrows(StoreException.class, () -> s.get("v/0"));
             assertTrue(e.isRetryable());
-            assertTrue(e.getMessage().contains("503") && e.getMessage().contains("gave up after 3 attempts"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("503") && e.getMessage().contains("gave up after 3 attempts"),
+                    e.getMessage());
         }
     }
 

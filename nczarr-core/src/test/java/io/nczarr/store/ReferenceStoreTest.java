@@ -70,7 +70,8 @@ class ReferenceStoreTest {
     void versionZeroAndOneValues() throws Exception {
         Map<String, Ref> v0 = parse("{\".zgroup\": \"{\\\"zarr_format\\\": 2}\", \"a/0\": [\"x.nc\", 10, 5],"
                 + " \"a/1\": [\"s3://b/k.nc\"], \"b/0\": \"base64:AAEC\", \".zattrs\": {\"t\": 1}}");
-        assertArrayEquals("{\"zarr_format\": 2}".getBytes(StandardCharsets.UTF_8), ((Ref.Inline) v0.get(".zgroup")).bytes());
+        assertArrayEquals(
+                "{\"zarr_format\": 2}".getBytes(StandardCharsets.UTF_8), ((Ref.Inline) v0.get(".zgroup")).bytes());
         assertEquals(new Ref.Range(URI.create("file:///data/refs/x.nc"), "x.nc", 10, 5), v0.get("a/0"));
         assertEquals(new Ref.Range(URI.create("s3://b/k.nc"), "s3://b/k.nc", 0, -1), v0.get("a/1"));
         assertArrayEquals(new byte[] {0, 1, 2}, ((Ref.Inline) v0.get("b/0")).bytes());
@@ -110,7 +111,9 @@ class ReferenceStoreTest {
                     + " \"length\": \"1\", \"dimensions\": {\"i\": [2]}}]}"
         }) {
             StoreException e = assertThrows(StoreException.class, () -> open(bad), bad);
-            assertTrue(e.getMessage().contains("refs.json") && e.getMessage().contains("malformed reference file"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("refs.json") && e.getMessage().contains("malformed reference file"),
+                    e.getMessage());
         }
     }
 
@@ -131,7 +134,9 @@ class ReferenceStoreTest {
                     assertTrue(m.contains(key.equals("gone/0") ? "nosuch.bin" : "blob.bin"), m);
                 }
             }
-            assertTrue(assertThrows(StoreException.class, () -> s.get("past/0")).getMessage().contains("past the end"));
+            assertTrue(assertThrows(StoreException.class, () -> s.get("past/0"))
+                    .getMessage()
+                    .contains("past the end"));
         }
     }
 
@@ -159,13 +164,16 @@ class ReferenceStoreTest {
                 + " \"a/1\": [\"" + u + "missing.bin\", 0, 8], \"a/2\": [\"" + u + "blob.bin\", 60, 8]}}")) {
             assertEquals(8, s.get("a/0").orElseThrow().length);
             StoreException missing = assertThrows(StoreException.class, () -> s.get("a/1"));
-            assertTrue(missing.getMessage().contains(u + "missing.bin") && missing.getMessage().contains("does not exist"),
+            assertTrue(
+                    missing.getMessage().contains(u + "missing.bin")
+                            && missing.getMessage().contains("does not exist"),
                     missing.getMessage());
             StoreException past = assertThrows(StoreException.class, () -> s.get("a/2"));
             assertTrue(past.getMessage().contains("past the end"), past.getMessage());
             http.forceStatus(403);
             StoreException denied = assertThrows(StoreException.class, () -> s.get("a/0"));
-            assertTrue(denied.getMessage().contains("403") && denied.getMessage().contains(u + "blob.bin"),
+            assertTrue(
+                    denied.getMessage().contains("403") && denied.getMessage().contains(u + "blob.bin"),
                     denied.getMessage());
             assertFalse(denied.isRetryable());
         } finally {
@@ -181,10 +189,15 @@ class ReferenceStoreTest {
             data[i] = (byte) (i * 7);
         }
         http.put("/c/data.bin", data);
-        StringBuilder refs = new StringBuilder("{\"version\": 1, \"templates\": {\"u\": \"" + http.url("/c/data.bin")
-                + "\"}, \"refs\": {");
+        StringBuilder refs = new StringBuilder(
+                "{\"version\": 1, \"templates\": {\"u\": \"" + http.url("/c/data.bin") + "\"}, \"refs\": {");
         for (int i = 0; i < 40; i++) {
-            refs.append(i == 0 ? "" : ", ").append("\"v/").append(i).append("\": [\"{{u}}\", ").append(i * 1000).append(", 1000]");
+            refs.append(i == 0 ? "" : ", ")
+                    .append("\"v/")
+                    .append(i)
+                    .append("\": [\"{{u}}\", ")
+                    .append(i * 1000)
+                    .append(", 1000]");
         }
         refs.append("}}");
         try (ReferenceStore s = open(refs.toString())) {
@@ -215,17 +228,26 @@ class ReferenceStoreTest {
         assertTrue(ReferenceFiles.looksLikeReferences(b("{\"version\": 1, \"refs\": {}}")));
         assertTrue(ReferenceFiles.looksLikeReferences(b("  {\".zgroup\": \"{}\"}")));
         assertFalse(ReferenceFiles.looksLikeReferences(b("{\"zarr_format\": 2}")));
-        assertFalse(ReferenceFiles.looksLikeReferences(b("{\"metadata\": {\".zgroup\": {}}, \"zarr_consolidated_format\": 1}")));
+        assertFalse(ReferenceFiles.looksLikeReferences(
+                b("{\"metadata\": {\".zgroup\": {}}, \"zarr_consolidated_format\": 1}")));
         assertFalse(ReferenceFiles.looksLikeReferences(b("CDF\1")));
     }
 
     @Test
     void theStoreKindOfAReferenceUrl() {
         assertInstanceOf(DatasetUrl.class, DatasetUrl.parse("s3://b/r.json#mode=kerchunk"));
-        assertEquals(DatasetUrl.StoreKind.S3, DatasetUrl.parse("s3://b/r.json#mode=kerchunk").referenceLocationKind());
-        assertEquals(DatasetUrl.StoreKind.HTTP, DatasetUrl.parse("https://h/r.json#mode=kerchunk").referenceLocationKind());
-        assertEquals(DatasetUrl.StoreKind.DIRECTORY, DatasetUrl.parse("/r.json#mode=kerchunk").referenceLocationKind());
-        assertEquals(DatasetUrl.Format.ZARR, DatasetUrl.parse("/r.json#mode=kerchunk").format());
+        assertEquals(
+                DatasetUrl.StoreKind.S3,
+                DatasetUrl.parse("s3://b/r.json#mode=kerchunk").referenceLocationKind());
+        assertEquals(
+                DatasetUrl.StoreKind.HTTP,
+                DatasetUrl.parse("https://h/r.json#mode=kerchunk").referenceLocationKind());
+        assertEquals(
+                DatasetUrl.StoreKind.DIRECTORY,
+                DatasetUrl.parse("/r.json#mode=kerchunk").referenceLocationKind());
+        assertEquals(
+                DatasetUrl.Format.ZARR,
+                DatasetUrl.parse("/r.json#mode=kerchunk").format());
     }
 
     static byte[] b(String s) {

@@ -121,7 +121,8 @@ class StoreContractTest {
         java.io.ByteArrayOutputStream blob = new java.io.ByteArrayOutputStream();
         blob.write(new byte[] {42, 42, 42}); // refs do not start at 0
         StringBuilder refs = new StringBuilder("{\"version\": 1, \"templates\": {\"b\": \"");
-        refs.append(httpTarget ? httpServer().url("/refs/blob.bin") : "blob.bin").append("\"}, \"refs\": {");
+        refs.append(httpTarget ? httpServer().url("/refs/blob.bin") : "blob.bin")
+                .append("\"}, \"refs\": {");
         boolean first = true;
         for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
             String k = e.getKey();

@@ -15,8 +15,8 @@ public final class TestStores {
     /** One HTTP client for the test JVM, as the options share one. */
     public static final java.net.http.HttpClient HTTP_CLIENT = StoreResources.newHttpClient();
 
-    public static final StoreResources RESOURCES = new StoreResources(
-            S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults(), false, () -> HTTP_CLIENT);
+    public static final StoreResources RESOURCES =
+            new StoreResources(S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults(), false, () -> HTTP_CLIENT);
 
     public static Store open(DatasetUrl url) throws IOException {
         return Stores.open(url, RESOURCES);
