@@ -46,6 +46,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.codec..")
                 .layer("url")
                 .definedBy("io.nczarr.url..")
+                .layer("http")
+                .definedBy("io.nczarr.http..")
                 .layer("s3")
                 .definedBy("io.nczarr.s3..")
                 .layer("store")
@@ -70,10 +72,12 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("codec", "dtype", "error")
                 .whereLayer("url")
                 .mayOnlyAccessLayers("url", "error")
+                .whereLayer("http")
+                .mayOnlyAccessLayers("http", "error")
                 .whereLayer("s3")
                 .mayOnlyAccessLayers("s3", "error")
                 .whereLayer("store")
-                .mayOnlyAccessLayers("store", "url", "s3", "error")
+                .mayOnlyAccessLayers("store", "url", "s3", "http", "error")
                 .whereLayer("model")
                 .mayOnlyAccessLayers("model", "codec", "dtype", "error")
                 .whereLayer("meta")
@@ -83,7 +87,7 @@ class ArchitectureTest {
                 .whereLayer("open")
                 .mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3", "codec", "dtype", "error")
                 .whereLayer("raf")
-                .mayOnlyAccessLayers("raf", "open", "s3", "url", "error")
+                .mayOnlyAccessLayers("raf", "open", "s3", "http", "url", "error")
                 .whereLayer("binding")
                 .mayNotBeAccessedByAnyLayer()
                 .withOptionalLayers(true);
@@ -168,6 +172,7 @@ class ArchitectureTest {
                 .that()
                 .resideInAnyPackage(
                         "io.nczarr.url..",
+                        "io.nczarr.http..",
                         "io.nczarr.model..",
                         "io.nczarr.meta..",
                         "io.nczarr.chunk..",

@@ -21,6 +21,14 @@ public final class Datasets {
         }
     }
 
+    /**
+     * The URL with its kind decided when it does not say ({@link Stores#resolve}: a local netCDF or reference
+     * file by its first bytes, an http(s) URL without a mode by one small ranged GET); as it is otherwise.
+     */
+    public static DatasetUrl resolve(DatasetUrl url, NcZarrOptions options) throws IOException {
+        return Stores.resolve(url, options.storeResources());
+    }
+
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
         return open(Stores.open(url, options.storeResources()), url.format(), url.useXarrayDimensions(), options);

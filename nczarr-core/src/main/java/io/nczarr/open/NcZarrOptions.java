@@ -153,7 +153,7 @@ public final class NcZarrOptions implements AutoCloseable {
 
     /** What stores are opened with. */
     public StoreResources storeResources() {
-        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut);
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, this::httpClient);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
@@ -166,6 +166,7 @@ public final class NcZarrOptions implements AutoCloseable {
                 throw new IllegalStateException("these options are closed");
             }
             ownHttpClient = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(10))
                     .followRedirects(HttpClient.Redirect.NORMAL)
                     .build();

@@ -45,7 +45,11 @@ public record DatasetUrl(
         DIRECTORY,
         ZIP,
         S3,
-        BYTES
+        BYTES,
+        /** A plain HTTP(S) server, without listing. */
+        HTTP,
+        /** A kerchunk reference file: keys map to inline values or byte ranges of other files. */
+        REFERENCE
     }
 
     public DatasetUrl {
@@ -175,12 +179,13 @@ public record DatasetUrl(
             if (m == null) {
                 throw new IllegalArgumentException(
                         "unknown mode flag '" + flag.trim() + "' in " + Redaction.redact(location)
-                                + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, bytes)");
+                                + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, http, bytes, kerchunk)");
             }
             modes.add(m);
         }
-        // netcdf-c's inferences: xarray/noxarray imply zarr, zarr implies the nczarr dispatcher
-        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY)) {
+        // netcdf-c's inferences: xarray/noxarray imply zarr, zarr implies the nczarr dispatcher; reference
+        // files describe pure Zarr
+        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY) || modes.contains(Mode.KERCHUNK)) {
             modes.add(Mode.ZARR);
         }
         if (modes.contains(Mode.ZARR)) {
@@ -192,10 +197,15 @@ public record DatasetUrl(
         }
         int stores = (modes.contains(Mode.FILE) ? 1 : 0)
                 + (modes.contains(Mode.ZIP) ? 1 : 0)
-                + (modes.contains(Mode.S3) ? 1 : 0);
+                + (modes.contains(Mode.S3) ? 1 : 0)
+                + (modes.contains(Mode.HTTP) ? 1 : 0);
         if (stores > 1) {
             throw new IllegalArgumentException(
-                    "more than one storage flag (file, zip, s3) in " + Redaction.redact(location));
+                    "more than one storage flag (file, zip, s3, http) in " + Redaction.redact(location));
+        }
+        if (modes.contains(Mode.BYTES) && (modes.contains(Mode.KERCHUNK) || modes.contains(Mode.ZIP))) {
+            throw new IllegalArgumentException("mode flag bytes (one netCDF file) contradicts "
+                    + (modes.contains(Mode.ZIP) ? "zip" : "kerchunk") + " in " + Redaction.redact(location));
         }
         return modes;
     }
@@ -222,27 +232,87 @@ public record DatasetUrl(
     }
 
     /**
-     * The store kind the URL itself states: a storage flag first, then the scheme (any remote
-     * scheme is S3). Empty for a local path without a flag: whether that is a directory or a zip
-     * file depends on what is on disk, which the store layer looks at ({@code Stores.kindOf}).
+     * The store kind the URL itself states, by the one rule of the user guide ("Which reader a URL gets"):
+     *
+     * <ol>
+     *   <li>{@code bytes} → one netCDF file by byte ranges; {@code kerchunk} → a reference file (wherever it
+     *       lives: {@link #referenceLocationKind()});
+     *   <li>a storage flag: {@code zip}, {@code s3}, {@code http}, {@code file};
+     *   <li>{@code s3://}, or an http(s) URL on an AWS S3 host name ({@code *.amazonaws.com}, except the
+     *       {@code s3-website} endpoints, which are plain HTTP) or with an {@code aws.*} fragment key → S3 API;
+     *   <li>another http(s) URL with {@code zarr}/{@code nczarr} mode → the plain HTTP store.
+     * </ol>
+     *
+     * Empty when the URL does not say: a local path (directory, zip, netCDF file or reference file, told
+     * by what is on disk) or an http(s) URL without a mode (told by one small ranged GET); the store layer
+     * looks ({@code Stores.resolve}).
      */
     public Optional<StoreKind> declaredStoreKind() {
         if (isBytes()) {
             return Optional.of(StoreKind.BYTES);
         }
+        if (modes.contains(Mode.KERCHUNK)) {
+            return Optional.of(StoreKind.REFERENCE);
+        }
+        return locationKind();
+    }
+
+    /**
+     * Where a reference file ({@code kerchunk}) is read from: a local file ({@link StoreKind#DIRECTORY}),
+     * {@link StoreKind#S3} or {@link StoreKind#HTTP}, by the same rule as stores.
+     */
+    public StoreKind referenceLocationKind() {
+        if ("file".equals(scheme)) {
+            return StoreKind.DIRECTORY;
+        }
+        return locationKind().orElse(StoreKind.HTTP);
+    }
+
+    private Optional<StoreKind> locationKind() {
         if (modes.contains(Mode.ZIP)) {
             return Optional.of(StoreKind.ZIP);
         }
         if (modes.contains(Mode.S3)) {
             return Optional.of(StoreKind.S3);
         }
+        if (modes.contains(Mode.HTTP)) {
+            return Optional.of(StoreKind.HTTP);
+        }
         if (modes.contains(Mode.FILE)) {
             return Optional.of(StoreKind.DIRECTORY);
         }
-        if (!"file".equals(scheme)) {
+        if ("file".equals(scheme)) {
+            return Optional.empty();
+        }
+        if ("s3".equals(scheme) || isAwsHost() || hasAwsParameter()) {
             return Optional.of(StoreKind.S3);
         }
+        if (modes.contains(Mode.NCZARR) || modes.contains(Mode.ZARR)) {
+            return Optional.of(StoreKind.HTTP);
+        }
         return Optional.empty();
+    }
+
+    /** An AWS S3 API host: {@code *.amazonaws.com(.cn)}, but not a bucket's website endpoint (plain HTTP). */
+    private boolean isAwsHost() {
+        String host = uri == null || uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+        return (host.endsWith(".amazonaws.com") || host.endsWith(".amazonaws.com.cn")) && !host.contains("s3-website");
+    }
+
+    private boolean hasAwsParameter() {
+        return parameters.keySet().stream().anyMatch(k -> k.startsWith("aws.") || k.equals("awsprofile"));
+    }
+
+    /** This URL with one more mode flag (the kind the store layer found by looking) and, if given, another URI. */
+    public DatasetUrl withMode(Mode mode, URI newUri) {
+        Set<Mode> m = EnumSet.noneOf(Mode.class);
+        m.addAll(modes);
+        m.add(mode);
+        if (mode == Mode.KERCHUNK) {
+            m.add(Mode.ZARR);
+            m.add(Mode.NCZARR);
+        }
+        return new DatasetUrl(original, scheme, localPath, newUri != null ? newUri : uri, parameters, m);
     }
 
     /** A fragment parameter, or {@code null}. Keys are case-insensitive. */

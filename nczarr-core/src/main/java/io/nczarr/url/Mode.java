@@ -19,7 +19,11 @@ public enum Mode {
     /** S3 store. */
     S3,
     /** One netCDF-3/4 file read by byte ranges (not a Zarr store). */
-    BYTES;
+    BYTES,
+    /** A plain HTTP(S) server (GET and Range GET, no listing): the store below an http(s) URL. */
+    HTTP,
+    /** A kerchunk reference file (JSON v0/v1): a virtual Zarr store over byte ranges of other files. */
+    KERCHUNK;
 
     /** Looks up a flag case-insensitively; {@code null} when unknown. */
     static Mode parse(String flag) {

@@ -49,7 +49,17 @@ class StoresTest {
         Path zip = Files.write(tmp.resolve("z.zip"), new byte[] {'P', 'K', 3, 4});
         assertEquals(StoreKind.DIRECTORY, kind(zip.toUri() + "#mode=nczarr,file"));
         assertEquals(StoreKind.S3, kind("s3://bucket/ds.zarr"));
-        assertEquals(StoreKind.S3, kind("http://host/bucket/x.zip#mode=zarr"));
+        assertEquals(StoreKind.HTTP, kind("http://host/bucket/x.zip#mode=zarr"), "http(s) + zarr: a plain HTTP server");
+        assertEquals(StoreKind.S3, kind("http://host/bucket/x.zarr#mode=zarr,s3"));
+        assertEquals(StoreKind.S3, kind("http://host/bucket/x.zarr#mode=zarr&aws.profile=p"), "aws keys mean S3");
+        assertEquals(StoreKind.S3, kind("https://b.s3.us-west-2.amazonaws.com/x.zarr#mode=zarr"), "AWS host");
+        assertEquals(
+                StoreKind.HTTP,
+                kind("http://b.s3-website-us-east-1.amazonaws.com/x.zarr#mode=zarr"),
+                "website endpoint");
+        assertEquals(StoreKind.HTTP, kind("https://b.s3.amazonaws.com/x.zarr#mode=zarr,http"), "forced");
+        assertEquals(StoreKind.REFERENCE, kind("s3://bucket/refs.json#mode=kerchunk"));
+        assertEquals(StoreKind.REFERENCE, kind(zip.toUri() + "#mode=zarr,kerchunk"));
         assertEquals(StoreKind.BYTES, kind(zip.toUri() + "#mode=bytes"));
     }
 

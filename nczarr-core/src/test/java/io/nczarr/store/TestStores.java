@@ -12,8 +12,11 @@ public final class TestStores {
 
     public static final S3ClientPool S3_CLIENTS = new S3ClientPool(S3ClientFactory::create);
 
+    /** One HTTP client for the test JVM, as the options share one. */
+    public static final java.net.http.HttpClient HTTP_CLIENT = StoreResources.newHttpClient();
+
     public static final StoreResources RESOURCES =
-            new StoreResources(S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults());
+            new StoreResources(S3_CLIENTS, AwsEnvironment.system(), MemoryLimits.defaults(), false, () -> HTTP_CLIENT);
 
     public static Store open(DatasetUrl url) throws IOException {
         return Stores.open(url, RESOURCES);

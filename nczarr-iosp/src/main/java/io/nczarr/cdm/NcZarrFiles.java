@@ -35,7 +35,8 @@ public final class NcZarrFiles {
      * limits); the options stay open after the file is closed.
      */
     public static NetcdfFile open(String location, NcZarrOptions options) throws IOException {
-        DatasetUrl url = Datasets.parse(location);
+        // a URL that does not say what it names (a local .nc file, an http(s) URL without a mode) is looked at
+        DatasetUrl url = Datasets.resolve(Datasets.parse(location), options);
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }

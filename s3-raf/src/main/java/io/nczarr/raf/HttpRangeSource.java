@@ -2,6 +2,12 @@ package io.nczarr.raf;
 
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
+import io.nczarr.http.BodySink;
+import io.nczarr.http.ContentRange;
+import io.nczarr.http.HttpStatusErrors;
+import io.nczarr.http.RequestStats;
+import io.nczarr.http.RetryPolicy;
+import io.nczarr.http.TimedExchange;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -77,7 +83,8 @@ public final class HttpRangeSource implements RangeSource {
         this.uri = uri;
         this.config = config;
         this.location = redact(uri);
-        this.exchange = new TimedExchange(client, config.requestTimeout(), location);
+        this.exchange =
+                new TimedExchange(client, config.requestTimeout(), location, ByteRangeConfig.PREFIX + "timeout");
         // a timed-out request already took all the time the user allows for one: trying again would
         // multiply that wait
         this.retries = new RetryPolicy(

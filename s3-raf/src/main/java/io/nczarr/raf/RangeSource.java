@@ -1,5 +1,6 @@
 package io.nczarr.raf;
 
+import io.nczarr.http.RequestStats;
 import java.io.Closeable;
 import java.io.IOException;
 

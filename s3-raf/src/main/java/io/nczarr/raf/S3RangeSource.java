@@ -1,6 +1,7 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.RequestStats;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;

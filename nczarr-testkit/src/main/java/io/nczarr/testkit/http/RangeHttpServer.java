@@ -130,6 +130,20 @@ public final class RangeHttpServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Serves every regular file below {@code dir} at {@code prefix + "/" + relative path} (a Zarr store on a
+     * plain HTTP server: no listing, 404 for the rest).
+     */
+    public RangeHttpServer putTree(String prefix, Path dir) throws IOException {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) files.filter(java.nio.file.Files::isRegularFile)::iterator) {
+                String rel = dir.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                put(prefix + "/" + rel, p);
+            }
+        }
+        return this;
+    }
+
     /** A generated object of any length; byte {@code i} is {@link #syntheticByte(long)}. */
     public RangeHttpServer putSynthetic(String path, long length) {
         objects.put(path, new Content() {

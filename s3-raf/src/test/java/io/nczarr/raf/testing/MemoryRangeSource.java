@@ -1,7 +1,7 @@
 package io.nczarr.raf.testing;
 
+import io.nczarr.http.RequestStats;
 import io.nczarr.raf.RangeSource;
-import io.nczarr.raf.RequestStats;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;

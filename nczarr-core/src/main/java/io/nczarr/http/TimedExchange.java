@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import io.nczarr.error.StoreException;
 import java.io.IOException;
@@ -23,7 +23,7 @@ import java.util.function.Function;
  * HttpTimeoutException} as cause), broken connections and truncated bodies are retryable, a body
  * that breaks the protocol is not.
  */
-final class TimedExchange {
+public final class TimedExchange {
     /** How deep the JDK client may bury a sink's failure in its own IOExceptions. */
     private static final int CAUSE_DEPTH = 5;
 
@@ -32,16 +32,22 @@ final class TimedExchange {
     private final String location;
 
     /** What came back: the response and the sink that took its body. */
-    record Result(HttpResponse<Void> response, BodySink sink) {
-        int status() {
+    public record Result(HttpResponse<Void> response, BodySink sink) {
+        public int status() {
             return response.statusCode();
         }
     }
 
-    TimedExchange(HttpClient client, Duration timeout, String location) {
+    private final String timeoutSetting;
+
+    /**
+     * @param timeoutSetting the configuration key of {@code timeout}, named when a request times out
+     */
+    public TimedExchange(HttpClient client, Duration timeout, String location, String timeoutSetting) {
         this.client = client;
         this.timeout = timeout;
         this.location = location;
+        this.timeoutSetting = timeoutSetting;
     }
 
     /**
@@ -50,7 +56,7 @@ final class TimedExchange {
      *
      * @param what the request for messages, e.g. {@code GET bytes=0-9}
      */
-    Result send(HttpRequest request, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what)
+    public Result send(HttpRequest request, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what)
             throws IOException {
         AtomicReference<BodySink> sink = new AtomicReference<>();
         CompletableFuture<HttpResponse<Void>> f = client.sendAsync(request, info -> {
@@ -105,8 +111,7 @@ final class TimedExchange {
         return new StoreException(
                 location,
                 null,
-                "no complete response within " + timeout.toMillis() + " ms for " + what + " (" + ByteRangeConfig.PREFIX
-                        + "timeout)",
+                "no complete response within " + timeout.toMillis() + " ms for " + what + " (" + timeoutSetting + ")",
                 true,
                 cause);
     }

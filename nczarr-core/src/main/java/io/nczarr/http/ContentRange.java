@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * @param last the last byte of the body (inclusive)
  * @param total the object's length, or {@link #UNKNOWN_TOTAL}
  */
-record ContentRange(long first, long last, long total) {
-    static final long UNKNOWN_TOTAL = -1;
+public record ContentRange(long first, long last, long total) {
+    public static final long UNKNOWN_TOTAL = -1;
 
     private static final Pattern SATISFIED =
             Pattern.compile("\\s*bytes\\s+(\\d+)-(\\d+)/(\\d+|\\*)\\s*", Pattern.CASE_INSENSITIVE);
@@ -25,7 +25,7 @@ record ContentRange(long first, long last, long total) {
      * for a {@code long}. Order and bounds are checked by {@link #answers}, so that a well-formed but
      * wrong answer is reported as such.
      */
-    static Optional<ContentRange> parse(String header) {
+    public static Optional<ContentRange> parse(String header) {
         if (header == null) {
             return Optional.empty();
         }
@@ -45,7 +45,7 @@ record ContentRange(long first, long last, long total) {
      * The object length told by the {@code Content-Range} of a 416 response (an unsatisfied range:
      * {@code bytes *}, a slash, the total); {@link #UNKNOWN_TOTAL} when missing or malformed.
      */
-    static long unsatisfiedTotal(String header) {
+    public static long unsatisfiedTotal(String header) {
         Matcher m = header == null ? null : UNSATISFIED.matcher(header);
         if (m == null || !m.matches()) {
             return UNKNOWN_TOTAL;
@@ -62,16 +62,16 @@ record ContentRange(long first, long last, long total) {
      * is in order, ends at or before {@code end} (a server may clip at the end of the object), and
      * inside the object when the total is known.
      */
-    boolean answers(long offset, long end) {
+    public boolean answers(long offset, long end) {
         return first == offset && last >= first && last <= end && (total == UNKNOWN_TOTAL || last < total);
     }
 
     /** The number of bytes the body holds; meaningful once {@link #answers} is true. */
-    long length() {
+    public long length() {
         return last - first + 1;
     }
 
-    boolean totalKnown() {
+    public boolean totalKnown() {
         return total != UNKNOWN_TOTAL;
     }
 }

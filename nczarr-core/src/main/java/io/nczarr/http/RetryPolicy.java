@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import io.nczarr.error.StoreException;
 import java.io.IOException;

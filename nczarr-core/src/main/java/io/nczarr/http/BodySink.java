@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import io.nczarr.error.StoreException;
 import java.io.IOException;
@@ -20,7 +20,7 @@ import java.util.concurrent.Flow;
  * <p>A sink fails with a {@link StoreException} without dataset (the coordinator adds it):
  * retryable for a body cut short, not retryable for a body that breaks the protocol.
  */
-abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
+public abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     /** Completes when the body is consumed, or with the failure. */
     final CompletableFuture<Void> done = new CompletableFuture<>();
 
@@ -111,23 +111,23 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
         return done;
     }
 
-    static StoreException protocolError(String detail) {
+    public static StoreException protocolError(String detail) {
         return new StoreException(detail, false);
     }
 
-    static StoreException truncated(long got, long expected) {
+    public static StoreException truncated(long got, long expected) {
         return new StoreException("truncated response: " + got + " of " + expected + " bytes received", true);
     }
 
     /** 206: exactly {@code count} bytes into the caller's array. */
-    static final class IntoArray extends BodySink {
+    public static final class IntoArray extends BodySink {
         private final RequestStats stats;
         private final byte[] buf;
         private final int off;
         private final int count;
         private int got;
 
-        IntoArray(RequestStats stats, byte[] buf, int off, int count) {
+        public IntoArray(RequestStats stats, byte[] buf, int off, int count) {
             this.stats = stats;
             this.buf = buf;
             this.off = off;
@@ -135,7 +135,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
         }
 
         /** The bytes stored, once the body completed. */
-        int count() {
+        public int count() {
             return count;
         }
 
@@ -161,7 +161,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     }
 
     /** 200 to a ranged GET (the server ignored Range): keep the whole object, up to a limit. */
-    static final class WholeObject extends BodySink {
+    public static final class WholeObject extends BodySink {
         private static final int FIRST_CAPACITY = 64 * 1024;
         private final RequestStats stats;
         private final long declared;
@@ -174,7 +174,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
          * @param declared the Content-Length, or -1 (then the body is counted while streaming)
          * @param tooLarge the message when the body outgrows {@code limit}
          */
-        WholeObject(RequestStats stats, long declared, long limit, String tooLarge) {
+        public WholeObject(RequestStats stats, long declared, long limit, String tooLarge) {
             this.stats = stats;
             this.declared = declared;
             this.limit = limit;
@@ -210,16 +210,16 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
         }
 
         /** The object, once the body completed. */
-        byte[] data() {
+        public byte[] data() {
             return got == data.length ? data : Arrays.copyOf(data, got);
         }
     }
 
     /** A response refused when its headers arrive: the body is never read. */
-    static final class Refused extends BodySink {
+    public static final class Refused extends BodySink {
         private final IOException error;
 
-        Refused(IOException error) {
+        public Refused(IOException error) {
             this.error = error;
         }
 
@@ -238,7 +238,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     }
 
     /** A body not worth reading (416, HEAD): the download is stopped at its first bytes. */
-    static final class Discard extends BodySink {
+    public static final class Discard extends BodySink {
         @Override
         void consume(ByteBuffer b) {
             finish();
@@ -251,15 +251,15 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
     }
 
     /** Error statuses: keep the start of the body for the message, drop the rest. */
-    static final class ErrorText extends BodySink {
+    public static final class ErrorText extends BodySink {
         /** Enough for S3's XML error code or an HTML page's title. */
-        static final int LIMIT = 2048;
+        public static final int LIMIT = 2048;
 
         private final RequestStats stats;
         private final byte[] head = new byte[LIMIT];
         private int got;
 
-        ErrorText(RequestStats stats) {
+        public ErrorText(RequestStats stats) {
             this.stats = stats;
         }
 
@@ -279,7 +279,7 @@ abstract class BodySink implements HttpResponse.BodySubscriber<Void> {
             done.complete(null);
         }
 
-        synchronized String text() {
+        public synchronized String text() {
             return new String(head, 0, got, StandardCharsets.UTF_8);
         }
     }

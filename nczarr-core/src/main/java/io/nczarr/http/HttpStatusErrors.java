@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import io.nczarr.error.StoreException;
 import java.io.FileNotFoundException;
@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * <li>Any other status: a {@link StoreException} that is not retryable.</li>
  * </ul>
  */
-final class HttpStatusErrors {
+public final class HttpStatusErrors {
     private static final Pattern S3_CODE = Pattern.compile("<Code>([^<]{1,100})</Code>");
     private static final int SUMMARY_LIMIT = 160;
 
@@ -30,7 +30,7 @@ final class HttpStatusErrors {
      * @param body the start of the error body, or ""
      * @param what the request, e.g. {@code GET bytes=0-9}
      */
-    static IOException of(String location, int status, String body, String what) {
+    public static IOException of(String location, int status, String body, String what) {
         String msg = "HTTP " + status + reason(status) + " for " + what + summary(body);
         switch (status) {
             case 404:

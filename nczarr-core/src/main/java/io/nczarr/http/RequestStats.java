@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import java.util.concurrent.atomic.AtomicLong;
 

@@ -1,0 +1,190 @@
+package io.nczarr.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.cdm.NcZarrFiles;
+import io.nczarr.testkit.Corpus;
+import io.nczarr.testkit.ManifestCompare;
+import io.nczarr.testkit.http.RangeHttpServer;
+import io.nczarr.testkit.s3.CountingProxy;
+import io.nczarr.testkit.s3.LocalS3;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import ucar.nc2.NetcdfFile;
+
+/**
+ * Issue 13 end to end: Zarr/NCZarr stores on a plain HTTP server (loopback), the URL rule's sniffing, a local
+ * netCDF path, and kerchunk references read locally, over HTTP and over S3 with their requests counted.
+ */
+class HttpAndReferencesTest {
+    static RangeHttpServer http;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void serve() throws IOException {
+        http = RangeHttpServer.start();
+        for (String name : new String[] {"nczarr_groups", "zarr_groups_consolidated", "zarr_dtypes"}) {
+            Corpus.Entry e = Corpus.byName(name);
+            http.putTree("/corpus/" + name, e.path());
+        }
+        for (Corpus.Entry e : Corpus.v3Datasets()) {
+            if (e.name().equals("v3_groups_consolidated") || e.name().equals("v3_groups")) {
+                http.putTree("/v3/" + e.name().substring(3), e.path());
+            }
+        }
+        http.putTree("/k", KerchunkConformanceTest.dir());
+    }
+
+    @AfterAll
+    static void stop() {
+        http.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        http.reset();
+    }
+
+    static ObjectNode manifest(String url, String name) throws IOException {
+        try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            return Manifest.of(nc, name);
+        }
+    }
+
+    static Corpus.Entry v3(String name) {
+        return Corpus.v3Datasets().stream()
+                .filter(e -> e.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void nczarrOverHttpListsNothing() throws Exception {
+        Corpus.Entry e = Corpus.byName("nczarr_groups");
+        ManifestCompare.assertConforms(
+                e, manifest(http.url("/corpus/nczarr_groups") + "#mode=nczarr", e.name()), tmp, "http");
+        assertFalse(http.ranges().isEmpty());
+    }
+
+    @Test
+    void zarrV2WithZmetadataOverHttp() throws Exception {
+        Corpus.Entry e = Corpus.byName("zarr_groups_consolidated");
+        ManifestCompare.assertConforms(
+                e, manifest(http.url("/corpus/zarr_groups_consolidated") + "#mode=zarr", e.name()), tmp, "http");
+    }
+
+    @Test
+    void zarrV3WithConsolidatedMetadataOverHttp() throws Exception {
+        Corpus.Entry e = v3("v3_groups_consolidated");
+        ManifestCompare.assertConforms(
+                e, manifest(http.url("/v3/groups_consolidated") + "#mode=zarr", e.name()), tmp, "http");
+    }
+
+    @Test
+    void pureZarrWithoutConsolidatedMetadataSaysHowToFixIt() {
+        for (String url :
+                new String[] {http.url("/corpus/zarr_dtypes") + "#mode=zarr", http.url("/v3/groups") + "#mode=zarr"}) {
+            IOException x =
+                    assertThrows(IOException.class, () -> NcZarrFiles.open(url).close());
+            String m = x.getMessage();
+            assertTrue(m.contains("zarr.consolidate_metadata") && m.contains("cannot list"), m);
+            assertTrue(m.contains(http.url("/")), m);
+        }
+    }
+
+    @Test
+    void sniffingAnHttpUrlWithoutModeTakesOneSmallGet() throws IOException {
+        // a netCDF-4 file: cdm's own reader over byte ranges
+        try (NetcdfFile nc = NcZarrFiles.open(http.url("/k/nc4.nc"))) {
+            assertNotNull(nc.findVariable("temp"));
+            assertArrayEquals(
+                    new int[] {6, 10, 12}, nc.findVariable("temp").read().getShape());
+            assertNull(NcZarrFiles.model(nc), "netCDF-Java's own reader");
+        }
+        http.resetCounters();
+        // a kerchunk reference file
+        try (NetcdfFile nc = NcZarrFiles.open(http.url("/k/nc3.v1.json"))) {
+            assertNotNull(nc.findVariable("rec"));
+        }
+        assertEquals("bytes=0-4095", http.ranges().get(0), "the sniff: " + http.ranges());
+        // the JSON of a Zarr node: the store of its folder
+        try (NetcdfFile nc = NcZarrFiles.open(http.url("/corpus/nczarr_groups/.zgroup"))) {
+            assertFalse(nc.getVariables().isEmpty());
+        }
+        // anything else: the forms
+        IOException x = assertThrows(
+                IOException.class,
+                () -> NcZarrFiles.open(http.url("/nothing/here")).close());
+        assertTrue(x.getMessage().contains("#mode=bytes") && x.getMessage().contains("#mode=zarr"), x.getMessage());
+    }
+
+    @Test
+    void aLocalNetcdfPathOpensWithNetcdfJava() throws IOException {
+        try (NetcdfFile nc =
+                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc4.nc").toString())) {
+            assertNotNull(nc.findVariable("temp"));
+            assertNull(NcZarrFiles.model(nc), "netCDF-Java's own reader");
+        }
+        try (NetcdfFile nc =
+                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc3.nc").toString())) {
+            assertNotNull(nc.findVariable("rec2d"));
+        }
+    }
+
+    @Test
+    void referencesOverHttpCoalesceChunkReads() throws IOException {
+        String url = http.url("/k/nc4.v1.json") + "#mode=kerchunk";
+        ObjectNode m;
+        try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            m = Manifest.of(nc, "nc4");
+        }
+        KerchunkConformanceTest.assertVariablesAgree(m, KerchunkConformanceTest.expected("nc4"), "http");
+        long chunks = countChunkRefs("nc4.v1.json");
+        long gets = http.gets();
+        assertTrue(gets < chunks / 2, gets + " GETs for " + chunks + " chunk references: " + http.ranges());
+        assertEquals(0, http.heads(), "no HEAD per target");
+    }
+
+    @Test
+    void referencesOverS3UseTheS3Code() throws IOException {
+        LocalS3 s3 = LocalS3.get();
+        Path dir = tmp.resolve("k");
+        Files.createDirectories(dir);
+        Files.copy(KerchunkConformanceTest.dir().resolve("nc4.nc"), dir.resolve("nc4.nc"));
+        Files.copy(KerchunkConformanceTest.dir().resolve("nc4.v1.json"), dir.resolve("nc4.v1.json"));
+        s3.upload(dir, "kerchunk", "refs");
+        CountingProxy proxy = s3.signed;
+        proxy.reset();
+        String url = s3.signedUrl("kerchunk", "refs/nc4.v1.json", "kerchunk,s3");
+        ObjectNode m;
+        try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            m = Manifest.of(nc, "nc4");
+        }
+        KerchunkConformanceTest.assertVariablesAgree(m, KerchunkConformanceTest.expected("nc4"), "s3");
+        CountingProxy.Counts c = proxy.counts();
+        assertTrue(c.get() < countChunkRefs("nc4.v1.json") / 2, c.toString());
+        assertEquals(0, c.head(), c.toString());
+        assertEquals(0, c.list(), c.toString());
+    }
+
+    static long countChunkRefs(String name) throws IOException {
+        String json = Files.readString(KerchunkConformanceTest.dir().resolve(name), StandardCharsets.UTF_8);
+        return json.split("\"\\{\\{u}}\"", -1).length - 1L;
+    }
+}

@@ -1,0 +1,481 @@
+package io.nczarr.store;
+
+import io.nczarr.error.NcZarrException;
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.HttpObjects;
+import io.nczarr.http.HttpSettings;
+import io.nczarr.s3.S3Bucket;
+import io.nczarr.s3.S3Location;
+import io.nczarr.s3.S3Settings;
+import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.url.DatasetUrl;
+import io.nczarr.url.DatasetUrl.StoreKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * A virtual Zarr store described by a kerchunk reference file ({@link ReferenceFiles}): each key is inline
+ * bytes or a byte range of another file (a netCDF-4/HDF5 or netCDF-3 archive), read with the code of its kind
+ * ({@link ReferenceTargets}). Keys are all known, so {@link #list} is free and pure Zarr without {@code
+ * .zmetadata} opens too.
+ *
+ * <p>Reads of many chunks coalesce: at open, the ranges of each remote target are sorted and neighbours (at
+ * most {@value #GAP} bytes apart) are grouped into blocks of at most {@value #BLOCK} bytes; the first read of
+ * a chunk in a block fetches the whole block once (concurrent readers of the same block wait for that one
+ * request) and keeps it in a small cache ({@value #CACHE} bytes at most, bounded by the read limit) until
+ * the other chunks are read. Different blocks are fetched in parallel by the chunk reader's tasks.
+ *
+ * <p>Every failure names the reference file, the key and the target URL; a bad reference (negative or
+ * overflowing offset/length, a range past the end of its target, a missing or forbidden target) fails the
+ * read of its key, never the open, and never yields other bytes.
+ */
+public final class ReferenceStore implements Store {
+    /** Neighbouring ranges at most this far apart are fetched in one request. */
+    public static final int GAP = 64 * 1024;
+    /** The largest coalesced request. */
+    public static final int BLOCK = 4 * 1024 * 1024;
+    /** The most coalesced bytes kept for chunks not yet read. */
+    public static final long CACHE = 64L * 1024 * 1024;
+
+    private final String location;
+    private final Map<String, Ref> refs;
+    private final NavigableSet<String> keys;
+    private final ReferenceTargets targets;
+    private final ByteLimit objectLimit;
+    private final Map<String, Block> blocks;
+    private final boolean remote;
+    private final long cacheBytes;
+
+    private final LinkedHashMap<Block, CompletableFuture<byte[]>> cache = new LinkedHashMap<>(16, 0.75f, true);
+    private long cached;
+    /** Blocks whose coalesced read failed for good: their keys are read one by one. */
+    private final java.util.Set<Block> failedBlocks = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** One coalesced request: {@code length} bytes at {@code offset} of {@code target}. */
+    record Block(URI target, long offset, int length) {}
+
+    ReferenceStore(String location, Map<String, Ref> refs, ReferenceTargets targets, MemoryLimits limits) {
+        this.location = location;
+        this.refs = refs;
+        this.keys = new TreeSet<>(refs.keySet());
+        this.targets = targets;
+        this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, limits.maxObjectBytes());
+        this.blocks = coalesce(refs);
+        this.remote =
+                refs.values().stream().anyMatch(r -> r instanceof Ref.Range g && ReferenceTargets.isRemote(g.target()));
+        this.cacheBytes = Math.min(CACHE, limits.maxReadBytes());
+    }
+
+    /**
+     * Opens the reference file {@code url} names (local, S3 or HTTP: {@link DatasetUrl#referenceLocationKind()})
+     * and parses it. Parquet references are refused, saying why.
+     */
+    public static ReferenceStore open(DatasetUrl url, StoreResources resources) throws IOException {
+        // the reference file without fragment (modes, settings) or credentials
+        String location = url.localPath() != null
+                ? url.localPath().toString()
+                : io.nczarr.error.Redaction.redact(stripFragment(url.uri()));
+        HttpSettings httpSettings;
+        try {
+            httpSettings = HttpSettings.resolve(url.parameters(), resources.environment()::property);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(location, null, e.getMessage(), false, e);
+        }
+        ByteLimit limit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, resources.maxObjectBytes());
+        StoreKind where = url.referenceLocationKind();
+        byte[] json;
+        URI base;
+        String s3Authority = null;
+        switch (where) {
+            case DIRECTORY: {
+                Path p = url.localPath();
+                refuseParquet(location, p);
+                if (!Files.isRegularFile(p)) {
+                    throw new StoreException(location, null, "no such reference file", false, null);
+                }
+                long size = Files.size(p);
+                limit.checkArray(location, null, null, "reference file", size);
+                try (InputStream in = Files.newInputStream(p)) {
+                    json = in.readNBytes((int) size);
+                }
+                base = p.toUri();
+                break;
+            }
+            case S3: {
+                S3Location loc;
+                S3Settings settings;
+                try {
+                    loc = S3Location.parse(url.uri());
+                    settings = S3Settings.resolve(loc, url.parameters(), resources.environment());
+                } catch (IllegalArgumentException e) {
+                    throw new StoreException(location, null, e.getMessage(), false, e);
+                }
+                try (S3Bucket bucket = S3Bucket.open(settings, resources.s3Clients())) {
+                    json = bucket.get(loc.key(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
+                            .orElseThrow(
+                                    () -> new StoreException(location, null, "no such reference file", false, null));
+                } catch (S3Bucket.ObjectTooLarge e) {
+                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
+                }
+                base = url.uri();
+                if (!"s3".equalsIgnoreCase(base.getScheme())) {
+                    s3Authority = base.getScheme().toLowerCase(Locale.ROOT) + "://" + base.getRawAuthority();
+                }
+                break;
+            }
+            case HTTP: {
+                HttpObjects http = new HttpObjects(resources.httpClient(), httpSettings);
+                try {
+                    json = http.get(url.uri(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
+                            .orElseThrow(() -> new StoreException(
+                                    location, null, "no such reference file (HTTP 404)", false, null));
+                } catch (HttpObjects.TooLarge e) {
+                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
+                } catch (StoreException e) {
+                    throw e.dataset() != null && e.dataset().equals(location)
+                            ? e
+                            : new StoreException(location, null, e.getMessage(), e.isRetryable(), e);
+                }
+                base = url.uri();
+                break;
+            }
+            default:
+                throw new UnsupportedFeatureException(
+                        location,
+                        null,
+                        null,
+                        "reference files in a " + where + " store",
+                        "reference files are read from a local file, S3 or HTTP(S)",
+                        null);
+        }
+        if (json.length >= 4 && json[0] == 'P' && json[1] == 'A' && json[2] == 'R' && json[3] == '1') {
+            throw parquet(location);
+        }
+        Map<String, Ref> refs;
+        try {
+            refs = ReferenceFiles.parse(json, stripFragment(base));
+        } catch (ReferenceFiles.Malformed e) {
+            throw new StoreException(location, null, "malformed reference file: " + e.getMessage(), false, null);
+        }
+        return new ReferenceStore(
+                location,
+                refs,
+                new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings),
+                resources.limits());
+    }
+
+    private static URI stripFragment(URI u) throws StoreException {
+        if (u.getRawFragment() == null && u.getRawQuery() == null) {
+            return u;
+        }
+        try {
+            return new URI(u.getScheme(), u.getRawAuthority(), u.getPath(), null, null);
+        } catch (URISyntaxException e) {
+            throw new StoreException(u.toString(), null, e.getReason(), false, null);
+        }
+    }
+
+    /** fsspec's Parquet references: a folder with {@code .zmetadata} holding {@code record_size}, or {@code *.parq}. */
+    private static void refuseParquet(String location, Path p) throws IOException {
+        String name = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".parq") || name.endsWith(".parquet")) {
+            throw parquet(location);
+        }
+        Path zm = p.resolve(".zmetadata");
+        if (Files.isDirectory(p) && Files.isRegularFile(zm) && Files.size(zm) < (1 << 20)) {
+            String s = Files.readString(zm);
+            if (s.contains("\"record_size\"")) {
+                throw parquet(location);
+            }
+        }
+    }
+
+    private static UnsupportedFeatureException parquet(String location) {
+        return new UnsupportedFeatureException(
+                location,
+                null,
+                null,
+                "Parquet reference files",
+                "Parquet references (fsspec LazyReferenceMapper) are not supported: reading Parquet in Java needs"
+                        + " parquet-mr and Hadoop, too large for the drop-in jar. Write JSON references instead"
+                        + " (kerchunk's translate() result, json.dump'ed), see the user guide",
+                null);
+    }
+
+    /** Groups neighbouring ranges of each remote target into blocks; only keys sharing a block are mapped. */
+    private static Map<String, Block> coalesce(Map<String, Ref> refs) {
+        Map<URI, List<Map.Entry<String, Ref.Range>>> byTarget = new HashMap<>();
+        for (Map.Entry<String, Ref> e : refs.entrySet()) {
+            if (e.getValue() instanceof Ref.Range r
+                    && r.length() > 0
+                    && r.length() <= BLOCK
+                    && ReferenceTargets.isRemote(r.target())) {
+                byTarget.computeIfAbsent(r.target(), k -> new ArrayList<>()).add(Map.entry(e.getKey(), r));
+            }
+        }
+        Map<String, Block> out = new HashMap<>();
+        for (Map.Entry<URI, List<Map.Entry<String, Ref.Range>>> t : byTarget.entrySet()) {
+            List<Map.Entry<String, Ref.Range>> list = t.getValue();
+            list.sort((a, b) -> Long.compare(a.getValue().offset(), b.getValue().offset()));
+            int i = 0;
+            while (i < list.size()) {
+                long start = list.get(i).getValue().offset();
+                long end = start + list.get(i).getValue().length();
+                int j = i + 1;
+                while (j < list.size()) {
+                    Ref.Range r = list.get(j).getValue();
+                    long e = Math.max(end, r.offset() + r.length());
+                    if (r.offset() > end + GAP || e - start > BLOCK) {
+                        break;
+                    }
+                    end = e;
+                    j++;
+                }
+                if (j - i > 1) {
+                    Block b = new Block(t.getKey(), start, (int) (end - start));
+                    for (int k = i; k < j; k++) {
+                        out.put(list.get(k).getKey(), b);
+                    }
+                }
+                i = j;
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String location() {
+        return location;
+    }
+
+    /** The number of references (keys). */
+    public int size() {
+        return refs.size();
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        return get(key, objectLimit);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
+        Ref r = refs.get(StoreKeys.check(key));
+        if (r == null) {
+            return Optional.empty();
+        }
+        if (r instanceof Ref.Inline in) {
+            limit.checkArray(location, key, null, "object", in.bytes().length);
+            return Optional.of(in.bytes().clone());
+        }
+        if (r instanceof Ref.Bad bad) {
+            throw bad(key, bad);
+        }
+        Ref.Range g = (Ref.Range) r;
+        try {
+            if (g.length() < 0) {
+                return Optional.of(targets.whole(g.target(), limit, location, key));
+            }
+            limit.checkArray(
+                    location,
+                    key,
+                    null,
+                    "object (" + g.length() + " bytes in " + ReferenceTargets.name(g.target()) + ")",
+                    g.length());
+            Block b = blocks.get(key);
+            if (b != null && !failedBlocks.contains(b)) {
+                try {
+                    byte[] block = block(b);
+                    int from = (int) (g.offset() - b.offset());
+                    return Optional.of(Arrays.copyOfRange(block, from, from + (int) g.length()));
+                } catch (StoreException e) {
+                    if (e.isRetryable()) {
+                        throw e;
+                    }
+                    // one bad reference (past the end, say) must not fail its neighbours: read them one by one
+                    failedBlocks.add(b);
+                }
+            }
+            return Optional.of(targets.read(g.target(), g.offset(), (int) g.length()));
+        } catch (IOException e) {
+            throw failure(key, g.target(), e);
+        }
+    }
+
+    @Override
+    public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
+        StoreLimits.checkRange(offset, length);
+        Ref r = refs.get(StoreKeys.check(key));
+        if (r == null) {
+            return Optional.empty();
+        }
+        if (r instanceof Ref.Range g && g.length() >= 0) {
+            if (offset >= g.length()) {
+                return Optional.of(new byte[0]);
+            }
+            int n = (int) Math.min(length, g.length() - offset);
+            try {
+                return Optional.of(targets.read(g.target(), g.offset() + offset, n));
+            } catch (IOException e) {
+                throw failure(key, g.target(), e);
+            }
+        }
+        byte[] all = get(key).orElseThrow();
+        if (offset >= all.length) {
+            return Optional.of(new byte[0]);
+        }
+        return Optional.of(Arrays.copyOfRange(all, (int) offset, (int) Math.min(all.length, offset + length)));
+    }
+
+    @Override
+    public Optional<byte[]> getSuffix(String key, int length) throws IOException {
+        StoreLimits.checkRange(0, length);
+        Ref r = refs.get(StoreKeys.check(key));
+        if (r instanceof Ref.Range g && g.length() >= 0) {
+            long from = Math.max(0, g.length() - length);
+            return getRange(key, from, (int) (g.length() - from));
+        }
+        return Store.super.getSuffix(key, length);
+    }
+
+    @Override
+    public List<String> list(String prefix) {
+        String p = StoreKeys.check(StoreKeys.trim(prefix));
+        String start = p.isEmpty() ? "" : p + "/";
+        TreeSet<String> names = new TreeSet<>();
+        for (String k : keys.tailSet(start, true)) {
+            if (!k.startsWith(start)) {
+                break;
+            }
+            String rest = k.substring(start.length());
+            int slash = rest.indexOf('/');
+            names.add(slash < 0 ? rest : rest.substring(0, slash));
+        }
+        return new ArrayList<>(names);
+    }
+
+    /** The bytes of a block: fetched once, however many readers want it at the same time, then cached. */
+    private byte[] block(Block b) throws IOException {
+        CompletableFuture<byte[]> f;
+        boolean mine = false;
+        synchronized (cache) {
+            f = cache.get(b);
+            if (f == null) {
+                f = new CompletableFuture<>();
+                cache.put(b, f);
+                mine = true;
+            }
+        }
+        if (mine) {
+            try {
+                byte[] bytes = targets.read(b.target(), b.offset(), b.length());
+                f.complete(bytes);
+                synchronized (cache) {
+                    cached += b.length();
+                    evict();
+                }
+                return bytes;
+            } catch (IOException | RuntimeException e) {
+                synchronized (cache) {
+                    cache.remove(b);
+                }
+                f.completeExceptionally(e);
+                throw e;
+            }
+        }
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e;
+        } catch (java.util.concurrent.CancellationException e) {
+            throw new InterruptedIOException("cancelled");
+        }
+    }
+
+    /** Drops the least recently used fetched blocks while the cache holds more than its bound. */
+    private void evict() {
+        var it = cache.entrySet().iterator();
+        while (cached > cacheBytes && it.hasNext()) {
+            Map.Entry<Block, CompletableFuture<byte[]>> e = it.next();
+            if (e.getValue().isDone() && !e.getValue().isCompletedExceptionally()) {
+                cached -= e.getKey().length();
+                it.remove();
+            }
+        }
+    }
+
+    private StoreException bad(String key, Ref.Bad bad) {
+        return new StoreException(
+                location,
+                key,
+                "bad reference" + (bad.url() != null ? " to " + io.nczarr.error.Redaction.redact(bad.url()) : "") + ": "
+                        + bad.why(),
+                false,
+                null);
+    }
+
+    private IOException failure(String key, URI target, IOException e) {
+        if (e instanceof InterruptedIOException) {
+            return e;
+        }
+        String t = ReferenceTargets.name(target);
+        if (e instanceof StoreException s) {
+            String detail =
+                    s.dataset() != null && !s.dataset().equals(location) ? s.dataset() + ": " + s.detail() : s.detail();
+            if (!detail.contains(t)) {
+                detail = "target " + t + ": " + detail;
+            }
+            return new StoreException(location, key, detail, s.isRetryable(), s);
+        }
+        if (e instanceof NcZarrException n) {
+            return n.dataset() == null || !n.dataset().equals(location) ? n.withContext(location, key, null) : n;
+        }
+        return new StoreException(location, key, "target " + t + ": " + e, false, e);
+    }
+
+    @Override
+    public boolean listingIsCheap() {
+        return true;
+    }
+
+    /** Remote targets: as many requests in flight as the HTTP settings allow; local ones: CPU bound. */
+    @Override
+    public int preferredConcurrency() {
+        return remote ? targets.httpSettings().concurrency() : 0;
+    }
+
+    @Override
+    public void close() {
+        targets.close();
+        synchronized (cache) {
+            cache.clear();
+            cached = 0;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReferenceStore[" + location + ", " + refs.size() + " references]";
+    }
+}
