@@ -35,9 +35,22 @@ public final class NcZarrFiles {
      * limits); the options stay open after the file is closed.
      */
     public static NetcdfFile open(String location, NcZarrOptions options) throws IOException {
+        return Aggregations.wrap(openPlain(location, options), location, options);
+    }
+
+    /** {@link #open(String, NcZarrOptions)} without interpreting aggregations (fragments are opened so). */
+    static NetcdfFile openPlain(String location, NcZarrOptions options) throws IOException {
         DatasetUrl url = Datasets.parse(location);
         if (url.isBytes()) {
             return openBytes(url, location, options);
+        }
+        if (Aggregations.isLocalNetcdf(url)) {
+            // a local netCDF-3/4 file (an aggregation file, say): netCDF-Java's own readers
+            try {
+                return NetcdfFile.open(url.localPath().toString());
+            } catch (RuntimeException e) {
+                throw Guard.unexpected(Guard.name(url), null, e);
+            }
         }
         OpenDataset dataset;
         try {
