@@ -47,7 +47,8 @@ class AggregationModelTest {
         assertEquals(2, k.size());
         assertArrayEquals(new int[] {0}, k.get(0).position());
         assertArrayEquals(new int[] {2}, k.get(1).position());
-        assertArrayEquals(new long[] {1}, k.get(1).origin());
+        assertArrayEquals(new long[] {0}, k.get(1).origin());
+        assertArrayEquals(new long[] {1}, k.get(1).target());
     }
 
     @Test
