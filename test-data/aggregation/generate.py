@@ -316,6 +316,41 @@ def DIMS_SUB(shape):
     return [(d, n) for (d, _), n in zip(DIMS, shape)]
 
 
+def zarr_copy(name, source):
+    """The aggregation file {source}.nc as a Zarr v2 store (zarr-python, _ARRAY_DIMENSIONS): the same
+    aggregation variables held by a Zarr dataset; fragment URIs stay relative (to the store's location)."""
+    import shutil
+
+    import zarr
+
+    path = name + ".zarr"
+    shutil.rmtree(path, ignore_errors=True)
+    root = zarr.open_group(path, mode="w", zarr_format=2)
+    with netCDF4.Dataset(source + ".nc") as src:
+        root.attrs.update({k: src.getncattr(k) for k in src.ncattrs()})
+        for n, v in src.variables.items():
+            v.set_auto_maskandscale(False)
+            data = v[...]
+            if v.dtype == str:
+                data = np.array(data, dtype="U")
+            else:
+                data = np.asarray(data)
+            a = root.create_array(n, shape=data.shape, dtype=data.dtype, fill_value=None,
+                                  chunks=data.shape)
+            if data.shape:
+                a[...] = data
+            else:
+                a[()] = data
+            attrs = {k: v.getncattr(k) for k in v.ncattrs()}
+            attrs["_ARRAY_DIMENSIONS"] = list(v.dimensions)
+            a.attrs.update({k: (val.tolist() if hasattr(val, "tolist") else val) for k, val in attrs.items()})
+    INDEX.append({"name": name, "category": "cf-1.13-zarr", "path": path, "fragment": "#mode=zarr,file",
+                  "expected": source + ".expected.json", "twin": source + ".plain.nc",
+                  "producer": "zarr-python %s copy of %s.nc" % (zarr.__version__, source),
+                  "oracle": "as " + source})
+
+
+zarr_copy("cf_lat_zarr", "cf_lat")
 cfa_case("cfa04", "0.4")
 cfa_case("cfa05", "0.5")
 

@@ -47,8 +47,8 @@ public final class FragmentUris {
         String baseFragment = "";
         String b = base;
         int hash = base.indexOf('#');
-        if (hash >= 0 && isRemote(base)) {
-            baseFragment = base.substring(hash);
+        if (hash >= 0 && (isRemote(base) || base.startsWith("file:"))) {
+            baseFragment = isRemote(base) ? base.substring(hash) : "";
             b = base.substring(0, hash);
         }
         URI baseUri = baseUri(b);
@@ -126,14 +126,20 @@ public final class FragmentUris {
         return l.startsWith("http://") || l.startsWith("https://") || l.startsWith("s3://");
     }
 
-    private static URI baseUri(String b) {
+    /**
+     * The aggregation's location as a URI; a local one without a trailing slash, so that fragments of a
+     * Zarr store (a directory) are found beside the store, as beside a file.
+     */
+    private static URI baseUri(String b) throws Refused {
         if (isRemote(b)) {
             return URI.create(b);
         }
-        if (b.startsWith("file:")) {
-            return Paths.get(URI.create(b)).toAbsolutePath().normalize().toUri();
+        Path p = b.startsWith("file:") ? Paths.get(URI.create(b)) : Paths.get(b);
+        p = p.toAbsolutePath().normalize();
+        try {
+            return new URI("file", null, p.toString().replace(java.io.File.separatorChar, '/'), null);
+        } catch (URISyntaxException e) {
+            throw new Refused("the aggregation location " + b + " is not a valid path: " + e.getMessage());
         }
-        Path p = Paths.get(b).toAbsolutePath().normalize();
-        return p.toUri();
     }
 }

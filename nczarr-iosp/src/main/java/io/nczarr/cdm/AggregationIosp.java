@@ -140,7 +140,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         ncfile.finish();
     }
 
-    private final Map<Aggregation, List<Dimension>> aggDimensions = new HashMap<>();
+    /** The aggregated dimensions (in the aggregation file) of each aggregation variable. */
+    private final Map<Aggregation, List<Dimension>> aggDimensions = new java.util.IdentityHashMap<>();
 
     private List<Dimension> aggDims(Aggregation a) {
         return aggDimensions.getOrDefault(a, List.of());
@@ -513,7 +514,9 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         try {
             Object sp = v.getSPobject();
             if (sp instanceof Variable sv) {
-                return sv.read(section);
+                synchronized (source) { // netCDF-Java's readers are not thread safe
+                    return sv.read(section);
+                }
             }
             return read(v, (AggVar) sp, section);
         } catch (RuntimeException e) {
@@ -664,7 +667,10 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                         + Arrays.toString(fshape) + ", but the map gives the fragment the shape "
                         + Arrays.toString(expected), null);
             }
-            Array raw = fv.read(ranges);
+            Array raw;
+            synchronized (h) { // one read at a time per fragment file (netCDF-Java's readers are not thread safe)
+                raw = fv.read(ranges);
+            }
             Array canonical;
             try {
                 canonical = av.values().canonical(fv, raw);

@@ -28,6 +28,7 @@ final class FragmentValues {
     private final String calendar;
     private final Attribute scale;
     private final Attribute offset;
+    private final boolean aggregationUnsigned;
 
     FragmentValues(Variable aggregation) {
         this.type = aggregation.getDataType();
@@ -42,6 +43,7 @@ final class FragmentValues {
         this.calendar = text(aggregation, "calendar");
         this.scale = aggregation.findAttribute("scale_factor");
         this.offset = aggregation.findAttribute("add_offset");
+        this.aggregationUnsigned = aggregation.isUnsigned();
     }
 
     DataType type() {
@@ -83,9 +85,17 @@ final class FragmentValues {
                 }
             }
         }
-        boolean sameType = ft == type && !fragment.isUnsigned();
+        boolean unsigned = fragment.isUnsigned();
+        if (unsigned != aggregationUnsigned) {
+            throw unsupported("a fragment " + (unsigned ? "with" : "without") + " _Unsigned in an aggregation "
+                    + (aggregationUnsigned ? "with" : "without") + " it");
+        }
+        boolean sameType = ft == type;
         if (sameType && convert == null && fragMissing.isEmpty()) {
             return values;
+        }
+        if (unsigned) {
+            throw unsupported("type conversion or missing values of unsigned fragments");
         }
         if (!fragMissing.isEmpty() && missing == null) {
             throw unsupported("a fragment with missing values in an aggregation variable without _FillValue or"
@@ -99,12 +109,24 @@ final class FragmentValues {
         Array out = Array.factory(type, values.getShape());
         IndexIterator in = values.getIndexIterator();
         IndexIterator to = out.getIndexIterator();
-        boolean longs = type == DataType.LONG || ft == DataType.LONG;
-        while (in.hasNext()) {
-            if (longs && convert == null && fragMissing.isEmpty()) {
-                to.setLongNext(in.getLongNext());
-                continue;
+        if (integral && ft.isIntegral()) {
+            // exact: integers stay integers (int64 too), each checked against the aggregated type's range
+            long lo = minOf(type);
+            long hi = maxOf(type);
+            while (in.hasNext()) {
+                long v = in.getLongNext();
+                if (fragMissing.contains((double) v)) {
+                    to.setObjectNext(castMissing());
+                    continue;
+                }
+                if (v < lo || v > hi) {
+                    throw unsupported("the value " + v + " outside the range of the aggregated type " + type);
+                }
+                to.setLongNext(v);
             }
+            return out;
+        }
+        while (in.hasNext()) {
             double v = in.getDoubleNext();
             if (isMissing(v, fragMissing, ft == DataType.FLOAT)) {
                 to.setObjectNext(castMissing());
@@ -113,12 +135,38 @@ final class FragmentValues {
             if (convert != null) {
                 v = convert.convert(v);
             }
-            if (integral && (Double.isNaN(v) || v != Math.rint(v))) {
+            if (integral && (Double.isNaN(v) || v != Math.rint(v) || v < minOf(type) || v > maxOf(type))) {
                 throw unsupported("the value " + v + " in an aggregation of the integer type " + type);
             }
             to.setDoubleNext(v);
         }
         return out;
+    }
+
+    private static long minOf(DataType t) {
+        switch (t) {
+            case BYTE:
+                return Byte.MIN_VALUE;
+            case SHORT:
+                return Short.MIN_VALUE;
+            case INT:
+                return Integer.MIN_VALUE;
+            default:
+                return Long.MIN_VALUE;
+        }
+    }
+
+    private static long maxOf(DataType t) {
+        switch (t) {
+            case BYTE:
+                return Byte.MAX_VALUE;
+            case SHORT:
+                return Short.MAX_VALUE;
+            case INT:
+                return Integer.MAX_VALUE;
+            default:
+                return Long.MAX_VALUE;
+        }
     }
 
     private Object castMissing() {

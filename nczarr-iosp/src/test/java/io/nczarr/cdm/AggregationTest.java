@@ -38,15 +38,33 @@ class AggregationTest {
         return Corpus.testDataDir().resolve("aggregation");
     }
 
-    static List<String> names() throws IOException {
+    /** One INDEX.json entry: the aggregation ({@code path} + {@code fragment}) and its plain twin. */
+    record Entry(String name, String path, String fragment, String twin) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static List<Entry> entries() throws IOException {
         JsonNode index = new ObjectMapper().readTree(dir().resolve("INDEX.json").toFile());
-        List<String> out = new ArrayList<>();
-        index.get("datasets").forEach(d -> out.add(d.get("name").asText()));
+        List<Entry> out = new ArrayList<>();
+        index.get("datasets")
+                .forEach(d -> out.add(new Entry(
+                        d.get("name").asText(),
+                        d.get("path").asText(),
+                        d.get("fragment").asText(),
+                        d.get("twin").asText())));
         return out;
     }
 
-    static Stream<String> datasets() throws IOException {
-        return names().stream();
+    static Stream<Entry> datasets() throws IOException {
+        return entries().stream();
+    }
+
+    /** The netCDF files (a Zarr store is not read by byte ranges). */
+    static Stream<Entry> netcdfDatasets() throws IOException {
+        return entries().stream().filter(e -> e.path().endsWith(".nc"));
     }
 
     @BeforeAll
@@ -54,7 +72,9 @@ class AggregationTest {
         http = RangeHttpServer.start();
         try (Stream<Path> files = Files.list(dir())) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                http.put("/agg/" + f.getFileName(), f);
+                if (Files.isRegularFile(f)) {
+                    http.put("/agg/" + f.getFileName(), f);
+                }
             }
         }
     }
@@ -66,18 +86,18 @@ class AggregationTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("datasets")
-    void localAggregationEqualsItsPlainTwin(String name) throws Exception {
-        try (NetcdfFile agg = NcZarrFiles.open(dir().resolve(name + ".nc").toString())) {
+    void localAggregationEqualsItsPlainTwin(Entry e) throws Exception {
+        try (NetcdfFile agg = NcZarrFiles.open(dir().resolve(e.path()).toUri() + e.fragment())) {
             assertEquals("Aggregation", agg.getFileTypeId());
-            assertSameAsPlain(name, agg);
+            assertSameAsPlain(e.twin(), agg);
         }
     }
 
     @ParameterizedTest(name = "{0}")
-    @MethodSource("datasets")
-    void fragmentsOverHttpByteRanges(String name) throws Exception {
-        try (NetcdfFile agg = NcZarrFiles.open(http.url("/agg/" + name + ".nc") + "#mode=bytes")) {
-            assertSameAsPlain(name, agg);
+    @MethodSource("netcdfDatasets")
+    void fragmentsOverHttpByteRanges(Entry e) throws Exception {
+        try (NetcdfFile agg = NcZarrFiles.open(http.url("/agg/" + e.path()) + "#mode=bytes")) {
+            assertSameAsPlain(e.twin(), agg);
         }
     }
 
@@ -87,7 +107,9 @@ class AggregationTest {
         s3.server.createBucket("aggregation");
         try (Stream<Path> files = Files.list(dir())) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                s3.server.put("aggregation", "a/" + f.getFileName(), Files.readAllBytes(f));
+                if (Files.isRegularFile(f)) {
+                    s3.server.put("aggregation", "a/" + f.getFileName(), Files.readAllBytes(f));
+                }
             }
         }
         for (String name : List.of("cf_grid", "cfa05")) {
@@ -95,9 +117,37 @@ class AggregationTest {
                     + LocalS3.PROFILE;
             s3.signed.reset();
             try (NetcdfFile agg = NcZarrFiles.open(loc)) {
-                assertSameAsPlain(name, agg);
+                assertSameAsPlain(name + ".plain.nc", agg);
             }
             assertTrue(s3.signed.counts().get() > 0);
+        }
+    }
+
+    /** Parallel readers of one aggregation agree (fragment files are read one reader at a time). */
+    @Test
+    void concurrentReadersAgree() throws Exception {
+        try (NetcdfFile agg = NcZarrFiles.open(dir().resolve("cf_grid.nc").toString());
+                NetcdfFile plain = NetcdfFile.open(dir().resolve("cf_grid.plain.nc").toString())) {
+            String want = plain.findVariable("q").read().toString();
+            List<Thread> threads = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < 8; t++) {
+                Thread th = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 50; i++) {
+                            assertEquals(want, agg.findVariable("q").read().toString());
+                        }
+                    } catch (Throwable x) {
+                        failures.add(x);
+                    }
+                });
+                threads.add(th);
+                th.start();
+            }
+            for (Thread th : threads) {
+                th.join();
+            }
+            assertTrue(failures.isEmpty(), failures.toString());
         }
     }
 
@@ -147,8 +197,9 @@ class AggregationTest {
     }
 
     /** Every plain variable is in the aggregation with the same dimensions, attributes and values. */
-    static void assertSameAsPlain(String name, NetcdfFile agg) throws Exception {
-        try (NetcdfFile plain = NetcdfFile.open(dir().resolve(name + ".plain.nc").toString())) {
+    static void assertSameAsPlain(String twin, NetcdfFile agg) throws Exception {
+        String name = twin;
+        try (NetcdfFile plain = NetcdfFile.open(dir().resolve(twin).toString())) {
             List<String> aggVars = new ArrayList<>();
             agg.getVariables().forEach(v -> aggVars.add(v.getFullName()));
             List<String> plainVars = new ArrayList<>();
