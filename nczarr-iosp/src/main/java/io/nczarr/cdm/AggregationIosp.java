@@ -640,6 +640,7 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             }
             long[] expected = agg(av).grid().fragmentShape(p.position());
             int[] fshape = fv.getShape();
+            checkDimensionOrder(fv, agg(av).dimensions(), f, name);
             List<Integer> aggDims = new ArrayList<>();
             for (int d = 0; d < expected.length; d++) {
                 if (expected[d] != 1) {
@@ -685,6 +686,28 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             throw new NcZarrException(location, f.key(), name, "cannot read the fragment: " + e.getMessage(), e);
         } finally {
             files.release(h, failed);
+        }
+    }
+
+    /**
+     * Fragment dimensions are taken in the aggregation's order (CF 2.8.2 canonical form); when the
+     * fragment names its dimensions as the aggregation does, but in another order, reading would
+     * transpose the data, so it is refused.
+     */
+    private void checkDimensionOrder(Variable fv, List<String> aggregated, Fragment f, String name)
+            throws UnsupportedFeatureException {
+        int last = -1;
+        for (Dimension d : fv.getDimensions()) {
+            int at = d.getShortName() == null || d.getLength() == 1 ? -1 : aggregated.indexOf(d.getShortName());
+            if (at < 0) {
+                continue;
+            }
+            if (at < last) {
+                throw new UnsupportedFeatureException(location, f.key(), name, "fragment dimension order",
+                        "the fragment variable's dimensions " + fv.getDimensionsString()
+                                + " are in another order than the aggregated dimensions " + aggregated, null);
+            }
+            last = at;
         }
     }
 

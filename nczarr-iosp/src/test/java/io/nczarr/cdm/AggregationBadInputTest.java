@@ -168,6 +168,46 @@ class AggregationBadInputTest {
         }
     }
 
+    /** A fragment whose dimensions are named as the aggregation's but transposed is refused, not transposed. */
+    @Test
+    void transposedFragmentsAreRefused() throws Exception {
+        Path frag = tmp.resolve("t.nc");
+        NetcdfFileWriter w = NetcdfFileWriter.createNew(NetcdfFileWriter.Version.netcdf3, frag.toString());
+        Dimension fy = w.addDimension(null, "y", 2);
+        Dimension fx = w.addDimension(null, "x", 2);
+        Variable fv = w.addVariable(null, "v", DataType.INT, List.of(fy, fx));
+        w.create();
+        w.write(fv, Array.factory(DataType.INT, new int[] {2, 2}, new int[] {1, 2, 3, 4}));
+        w.close();
+        Path p = tmp.resolve("t_agg.nc");
+        w = NetcdfFileWriter.createNew(NetcdfFileWriter.Version.netcdf3, p.toString());
+        w.addDimension(null, "x", 2);
+        w.addDimension(null, "y", 2);
+        Dimension j = w.addDimension(null, "j", 2);
+        Dimension i = w.addDimension(null, "i", 1);
+        Dimension len = w.addDimension(null, "strlen", 16);
+        Variable m = w.addVariable(null, "m", DataType.INT, List.of(j, i));
+        Variable u = w.addVariable(null, "u", DataType.CHAR, List.of(len));
+        Variable id = w.addVariable(null, "id", DataType.CHAR, List.of(len));
+        Variable v = w.addVariable(null, "v", DataType.INT, new ArrayList<Dimension>());
+        v.addAttribute(new Attribute("aggregated_dimensions", "x y"));
+        v.addAttribute(new Attribute("aggregated_data", "map: m uris: u identifiers: id"));
+        w.create();
+        w.write(m, Array.factory(DataType.INT, new int[] {2, 1}, new int[] {2, 2}));
+        ArrayChar.D1 ua = new ArrayChar.D1(16);
+        ua.setString("t.nc");
+        w.write(u, ua);
+        ArrayChar.D1 ida = new ArrayChar.D1(16);
+        ida.setString("v");
+        w.write(id, ida);
+        w.close();
+        try (NetcdfFile nc = NcZarrFiles.open(p.toString())) {
+            UnsupportedFeatureException e =
+                    assertThrows(UnsupportedFeatureException.class, () -> nc.findVariable("v").read());
+            assertTrue(e.getMessage().contains("another order") && e.getMessage().contains("t.nc"), e.getMessage());
+        }
+    }
+
     /** No fragment file stays open: 10,000 open/read/close cycles, the process' descriptors counted. */
     @Test
     void noLeakedHandlesOverManyCycles() throws Exception {
