@@ -86,7 +86,17 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("aggregation", "error")
                 .whereLayer("open")
                 .mayOnlyAccessLayers(
-                        "open", "aggregation", "chunk", "meta", "model", "store", "url", "s3", "codec", "dtype", "error")
+                        "open",
+                        "aggregation",
+                        "chunk",
+                        "meta",
+                        "model",
+                        "store",
+                        "url",
+                        "s3",
+                        "codec",
+                        "dtype",
+                        "error")
                 .whereLayer("raf")
                 .mayOnlyAccessLayers("raf", "open", "s3", "url", "error")
                 .whereLayer("binding")

@@ -41,8 +41,11 @@ public record AggregatedData(String map, String uris, String identifiers, String
             }
             String term = w.substring(0, w.length() - 1);
             if (!TERMS.contains(term)) {
-                throw bad(dataset, variable, value, "has the unknown term '" + term + "' (known: map, uris, identifiers,"
-                        + " unique_values)");
+                throw bad(
+                        dataset,
+                        variable,
+                        value,
+                        "has the unknown term '" + term + "' (known: map, uris, identifiers," + " unique_values)");
             }
             if (i + 1 >= words.length || words[i + 1].endsWith(":")) {
                 throw bad(dataset, variable, value, "names no variable for '" + term + ":'");

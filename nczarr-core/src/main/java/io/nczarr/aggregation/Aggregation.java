@@ -11,7 +11,11 @@ import java.util.List;
  * @param convention {@code "CF-1.13"}, {@code "CFA-0.4"} or {@code "CFA-0.5"}
  */
 public record Aggregation(
-        String dataset, String variable, String convention, List<String> dimensions, FragmentGrid grid,
+        String dataset,
+        String variable,
+        String convention,
+        List<String> dimensions,
+        FragmentGrid grid,
         List<Fragment> fragments) {
 
     public Aggregation {
@@ -48,12 +52,22 @@ public record Aggregation(
         List<?> values = uris != null ? uris : uniqueValues;
         String term = uris != null ? "uris" : "unique_values";
         if (values.size() != n) {
-            throw new MetadataException(dataset, term, variable, "the " + term + " variable has " + values.size()
-                    + " values for " + n + " fragments (map grid " + Arrays.toString(grid.gridShape()) + ")", null);
+            throw new MetadataException(
+                    dataset,
+                    term,
+                    variable,
+                    "the " + term + " variable has " + values.size() + " values for " + n + " fragments (map grid "
+                            + Arrays.toString(grid.gridShape()) + ")",
+                    null);
         }
         if (identifiers != null && identifiers.size() != 1 && identifiers.size() != n) {
-            throw new MetadataException(dataset, "identifiers", variable, "the identifiers variable has "
-                    + identifiers.size() + " values for " + n + " fragments (must be 1 or one per fragment)", null);
+            throw new MetadataException(
+                    dataset,
+                    "identifiers",
+                    variable,
+                    "the identifiers variable has " + identifiers.size() + " values for " + n
+                            + " fragments (must be 1 or one per fragment)",
+                    null);
         }
         Fragment[] out = new Fragment[n];
         int[] pos = new int[grid.rank()];

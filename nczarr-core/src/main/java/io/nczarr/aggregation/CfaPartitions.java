@@ -98,13 +98,20 @@ public final class CfaPartitions {
      * cell must have exactly one partition.
      */
     public static Aggregation toAggregation(
-            String dataset, String variable, String convention, List<String> dimensions, long[] lengths,
-            long[] pmshape, List<CfaPartition> partitions)
+            String dataset,
+            String variable,
+            String convention,
+            List<String> dimensions,
+            long[] lengths,
+            long[] pmshape,
+            List<CfaPartition> partitions)
             throws NcZarrException {
         int rank = lengths.length;
         if (pmshape.length != rank) {
-            throw bad(dataset, variable, "pmshape " + Arrays.toString(pmshape) + " has not the rank " + rank
-                    + " of cfa_dimensions");
+            throw bad(
+                    dataset,
+                    variable,
+                    "pmshape " + Arrays.toString(pmshape) + " has not the rank " + rank + " of cfa_dimensions");
         }
         List<TreeMap<Long, Long>> bounds = new ArrayList<>(); // per dim: start -> size
         for (int d = 0; d < rank; d++) {
@@ -117,8 +124,11 @@ public final class CfaPartitions {
             for (int d = 0; d < rank; d++) {
                 long[] l = p.location()[d];
                 if (l.length != 2 || l[0] < 0 || l[1] < l[0]) {
-                    throw bad(dataset, variable, "partition " + Arrays.toString(p.index()) + " has the bad location "
-                            + Arrays.deepToString(p.location()));
+                    throw bad(
+                            dataset,
+                            variable,
+                            "partition " + Arrays.toString(p.index()) + " has the bad location "
+                                    + Arrays.deepToString(p.location()));
                 }
                 long size = l[1] - l[0] + 1; // Figure 2: [0, 11] for 12 elements
                 if (p.shape() != null && p.shape().length == rank && p.shape()[d] == l[1] - l[0]) {
@@ -136,16 +146,22 @@ public final class CfaPartitions {
             List<Long> s = new ArrayList<>();
             for (var e : bounds.get(d).entrySet()) {
                 if (e.getKey() != next) {
-                    throw bad(dataset, variable, "the partitions do not tile dimension " + dimensions.get(d)
-                            + ": a gap or overlap at " + Math.min(next, e.getKey()));
+                    throw bad(
+                            dataset,
+                            variable,
+                            "the partitions do not tile dimension " + dimensions.get(d) + ": a gap or overlap at "
+                                    + Math.min(next, e.getKey()));
                 }
                 s.add(e.getValue());
                 next += e.getValue();
             }
             sizes[d] = s.stream().mapToLong(Long::longValue).toArray();
             if (sizes[d].length != pmshape[d]) {
-                throw bad(dataset, variable, "pmshape " + Arrays.toString(pmshape) + " but the locations have "
-                        + sizes[d].length + " partitions along " + dimensions.get(d));
+                throw bad(
+                        dataset,
+                        variable,
+                        "pmshape " + Arrays.toString(pmshape) + " but the locations have " + sizes[d].length
+                                + " partitions along " + dimensions.get(d));
             }
         }
         FragmentGrid grid;
@@ -164,18 +180,27 @@ public final class CfaPartitions {
             if (cells[i] != null) {
                 throw bad(dataset, variable, "two partitions at " + Arrays.toString(pos));
             }
-            if (p.format() != null && !p.format().isEmpty() && !p.format().toUpperCase(java.util.Locale.ROOT)
-                    .startsWith("NETCDF")) {
-                throw new UnsupportedFeatureException(dataset, "cfa_array", variable, "CFA sub-array format "
-                        + p.format(), "the sub-array " + p.file() + " has the format " + p.format()
-                        + " (only netCDF sub-arrays are read)", null);
+            if (p.format() != null
+                    && !p.format().isEmpty()
+                    && !p.format().toUpperCase(java.util.Locale.ROOT).startsWith("NETCDF")) {
+                throw new UnsupportedFeatureException(
+                        dataset,
+                        "cfa_array",
+                        variable,
+                        "CFA sub-array format " + p.format(),
+                        "the sub-array " + p.file() + " has the format " + p.format()
+                                + " (only netCDF sub-arrays are read)",
+                        null);
             }
             cells[i] = new Fragment(pos, p.file(), p.ncvar() == null ? variable : p.ncvar(), null);
         }
         for (int i = 0; i < cells.length; i++) {
             if (cells[i] == null) {
-                throw bad(dataset, variable, "the partition matrix has no partition for cell " + i
-                        + " (row-major) of " + Arrays.toString(grid.gridShape()));
+                throw bad(
+                        dataset,
+                        variable,
+                        "the partition matrix has no partition for cell " + i + " (row-major) of "
+                                + Arrays.toString(grid.gridShape()));
             }
         }
         return new Aggregation(dataset, variable, convention, dimensions, grid, Arrays.asList(cells));

@@ -42,8 +42,8 @@ public final class FragmentGrid {
      */
     public static FragmentGrid of(long[][] sizes, long[] lengths) {
         if (lengths != null && lengths.length != sizes.length) {
-            throw new IllegalArgumentException("the map has " + sizes.length + " rows for " + lengths.length
-                    + " aggregated dimensions");
+            throw new IllegalArgumentException(
+                    "the map has " + sizes.length + " rows for " + lengths.length + " aggregated dimensions");
         }
         long count = 1;
         long[][] copy = new long[sizes.length][];
@@ -63,8 +63,8 @@ public final class FragmentGrid {
                 }
             }
             if (lengths != null && sum != lengths[d]) {
-                throw new IllegalArgumentException("map row " + d + " " + Arrays.toString(sizes[d]) + " sums to "
-                        + sum + ", but the aggregated dimension has length " + lengths[d]);
+                throw new IllegalArgumentException("map row " + d + " " + Arrays.toString(sizes[d]) + " sums to " + sum
+                        + ", but the aggregated dimension has length " + lengths[d]);
             }
             count *= sizes[d].length;
             if (count > MAX_FRAGMENTS) {

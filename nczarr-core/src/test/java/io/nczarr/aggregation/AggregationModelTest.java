@@ -17,9 +17,18 @@ class AggregationModelTest {
         AggregatedData a = AggregatedData.parse("f.nc", "q", "identifiers: i map: m uris: u");
         assertEquals(new AggregatedData("m", "u", "i", null), a);
         assertEquals(List.of("m", "u", "i"), a.variables());
-        assertEquals("uv", AggregatedData.parse("f.nc", "q", "map: m unique_values: uv").uniqueValues());
-        for (String bad : List.of("", "map m", "map: m", "map: m uris: u", "map: m uris:", "map: m map: n uris: u identifiers: i",
-                "map: m uris: u identifiers: i unique_values: v", "foo: x map: m unique_values: v")) {
+        assertEquals(
+                "uv",
+                AggregatedData.parse("f.nc", "q", "map: m unique_values: uv").uniqueValues());
+        for (String bad : List.of(
+                "",
+                "map m",
+                "map: m",
+                "map: m uris: u",
+                "map: m uris:",
+                "map: m map: n uris: u identifiers: i",
+                "map: m uris: u identifiers: i unique_values: v",
+                "foo: x map: m unique_values: v")) {
             MetadataException e = assertThrows(MetadataException.class, () -> AggregatedData.parse("f.nc", "q", bad));
             assertTrue(e.getMessage().contains("f.nc") && e.getMessage().contains("'q'"), e.getMessage());
         }
@@ -80,7 +89,8 @@ class AggregationModelTest {
                 () -> CfaPartitions.toAggregation(
                         "m.nc", "v", "CFA-0.4", List.of("t", "x"), new long[] {4, 3}, m.pmshape(), m.partitions()));
         assertTrue(gap.getMessage().contains("m.nc"), gap.getMessage());
-        for (String bad : List.of("not json", "[]", "{\"pmshape\": [1]}", "{\"pmshape\": [\"a\"], \"Partitions\": []}")) {
+        for (String bad :
+                List.of("not json", "[]", "{\"pmshape\": [1]}", "{\"pmshape\": [\"a\"], \"Partitions\": []}")) {
             assertThrows(MetadataException.class, () -> CfaPartitions.parseJson("m.nc", "v", bad, 100));
         }
     }
@@ -90,22 +100,33 @@ class AggregationModelTest {
         FragmentUris.Resolved r = FragmentUris.resolve("/data/agg/x.nc", "frag/a.nc", false);
         assertTrue(r.local());
         assertEquals("/data/agg/frag/a.nc", r.location());
-        assertEquals("/data/a.nc", FragmentUris.resolve("/data/agg/x.nc", "../a.nc", false).location());
-        assertEquals("/abs/a.nc", FragmentUris.resolve("/data/agg/x.nc", "/abs/a.nc", false).location());
-        assertEquals("/abs/a.nc", FragmentUris.resolve("/data/agg/x.nc", "file:///abs/a.nc", false).location());
+        assertEquals(
+                "/data/a.nc",
+                FragmentUris.resolve("/data/agg/x.nc", "../a.nc", false).location());
+        assertEquals(
+                "/abs/a.nc",
+                FragmentUris.resolve("/data/agg/x.nc", "/abs/a.nc", false).location());
+        assertEquals(
+                "/abs/a.nc",
+                FragmentUris.resolve("/data/agg/x.nc", "file:///abs/a.nc", false)
+                        .location());
         FragmentUris.Resolved h = FragmentUris.resolve("http://h:1/p/x.nc#mode=bytes,s3&aws.profile=p", "a.nc", false);
         assertEquals("http://h:1/p/a.nc#mode=bytes,s3&aws.profile=p", h.location());
         assertEquals(
                 "https://o/b.nc#mode=bytes",
-                FragmentUris.resolve("http://h:1/p/x.nc#mode=bytes", "https://o/b.nc", false).location());
+                FragmentUris.resolve("http://h:1/p/x.nc#mode=bytes", "https://o/b.nc", false)
+                        .location());
         assertEquals(
-                "s3://bucket/k/b.nc#mode=bytes", FragmentUris.resolve("/x.nc", "s3://bucket/k/b.nc", false).location());
+                "s3://bucket/k/b.nc#mode=bytes",
+                FragmentUris.resolve("/x.nc", "s3://bucket/k/b.nc", false).location());
         FragmentUris.Refused local = assertThrows(
                 FragmentUris.Refused.class, () -> FragmentUris.resolve("http://h/p/x.nc", "file:///etc/passwd", false));
         assertTrue(local.getMessage().contains("local file"), local.getMessage());
-        assertTrue(FragmentUris.resolve("http://h/p/x.nc", "file:///tmp/a.nc", true).local());
+        assertTrue(FragmentUris.resolve("http://h/p/x.nc", "file:///tmp/a.nc", true)
+                .local());
         assertThrows(FragmentUris.Refused.class, () -> FragmentUris.resolve("/data/x.nc", "x.nc", false));
-        assertThrows(FragmentUris.Refused.class, () -> FragmentUris.resolve("http://h/p/x.nc#mode=bytes", "x.nc", false));
+        assertThrows(
+                FragmentUris.Refused.class, () -> FragmentUris.resolve("http://h/p/x.nc#mode=bytes", "x.nc", false));
         assertThrows(FragmentUris.Refused.class, () -> FragmentUris.resolve("/data/x.nc", "ftp://h/a.nc", false));
         assertThrows(FragmentUris.Refused.class, () -> FragmentUris.resolve("/data/x.nc", "", false));
     }

@@ -156,10 +156,12 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         return false;
     }
 
-    private void copyGroups(Group src, Group dst, NetcdfFile ncfile, Set<Group> hiddenGroups, Set<Dimension> hiddenDims) {
+    private void copyGroups(
+            Group src, Group dst, NetcdfFile ncfile, Set<Group> hiddenGroups, Set<Dimension> hiddenDims) {
         for (Dimension d : src.getDimensions()) {
             if (!hiddenDims.contains(d)) {
-                dst.addDimension(new Dimension(d.getShortName(), d.getLength(), true, d.isUnlimited(), d.isVariableLength()));
+                dst.addDimension(
+                        new Dimension(d.getShortName(), d.getLength(), true, d.isUnlimited(), d.isVariableLength()));
             }
         }
         for (Attribute a : src.getAttributes()) {
@@ -187,8 +189,13 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                 continue;
             }
             if (sv instanceof Structure) {
-                throw new UnsupportedFeatureException(location, null, sv.getFullName(), "compound variables",
-                        "the aggregation file has the compound variable " + sv.getFullName(), null);
+                throw new UnsupportedFeatureException(
+                        location,
+                        null,
+                        sv.getFullName(),
+                        "compound variables",
+                        "the aggregation file has the compound variable " + sv.getFullName(),
+                        null);
             }
             Variable v = new Variable(ncfile, dst, null, sv.getShortName());
             v.setDataType(sv.getDataType());
@@ -203,7 +210,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             for (Attribute at : sv.getAttributes()) {
                 if (a == null
                         || !(HIDDEN_ATTRIBUTES.contains(at.getShortName())
-                                || (at.getShortName().equals("cf_role") && "cfa_variable".equals(at.getStringValue())))) {
+                                || (at.getShortName().equals("cf_role")
+                                        && "cfa_variable".equals(at.getStringValue())))) {
                     v.addAttribute(at);
                 }
             }
@@ -232,21 +240,34 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         boolean cf = v.findAttribute("aggregated_data") != null;
         String dimsAttr = cf ? text(v, "aggregated_dimensions") : text(v, "cfa_dimensions");
         if (dimsAttr == null) {
-            throw new MetadataException(location, cf ? "aggregated_dimensions" : "cfa_dimensions", name,
-                    "the aggregation variable has no " + (cf ? "aggregated_dimensions" : "cfa_dimensions") + " text", null);
+            throw new MetadataException(
+                    location,
+                    cf ? "aggregated_dimensions" : "cfa_dimensions",
+                    name,
+                    "the aggregation variable has no " + (cf ? "aggregated_dimensions" : "cfa_dimensions") + " text",
+                    null);
         }
         if (v.getRank() != 0) {
-            throw new MetadataException(location, null, name, "an aggregation variable must be a scalar, not of shape "
-                    + Arrays.toString(v.getShape()), null);
+            throw new MetadataException(
+                    location,
+                    null,
+                    name,
+                    "an aggregation variable must be a scalar, not of shape " + Arrays.toString(v.getShape()),
+                    null);
         }
-        List<String> names = dimsAttr.isBlank() ? List.of() : Arrays.asList(dimsAttr.trim().split("\\s+"));
+        List<String> names =
+                dimsAttr.isBlank() ? List.of() : Arrays.asList(dimsAttr.trim().split("\\s+"));
         List<Dimension> dims = new ArrayList<>();
         long[] lengths = new long[names.size()];
         for (int d = 0; d < names.size(); d++) {
             Dimension dim = v.getParentGroup().findDimension(names.get(d));
             if (dim == null) {
-                throw new MetadataException(location, cf ? "aggregated_dimensions" : "cfa_dimensions", name,
-                        "the aggregated dimension '" + names.get(d) + "' does not exist", null);
+                throw new MetadataException(
+                        location,
+                        cf ? "aggregated_dimensions" : "cfa_dimensions",
+                        name,
+                        "the aggregated dimension '" + names.get(d) + "' does not exist",
+                        null);
             }
             dims.add(dim);
             lengths[d] = dim.getLength();
@@ -255,14 +276,18 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         if (cf) {
             a = cf(v, name, names, lengths, hiddenVars);
         } else if (v.findAttribute("cfa_array") != null) {
-            CfaPartitions.Matrix m = CfaPartitions.parseJson(
-                    location, name, text(v, "cfa_array"), (int) FragmentGrid.MAX_FRAGMENTS);
+            CfaPartitions.Matrix m =
+                    CfaPartitions.parseJson(location, name, text(v, "cfa_array"), (int) FragmentGrid.MAX_FRAGMENTS);
             a = CfaPartitions.toAggregation(location, name, "CFA-0.4", names, lengths, m.pmshape(), m.partitions());
         } else if (v.findAttribute("cfa_group") != null) {
             a = cfa05(v, name, names, lengths, hiddenGroups);
         } else {
-            throw new MetadataException(location, "cf_role", name,
-                    "a cfa_variable without cfa_array (CFA-0.4) or cfa_group (CFA-0.5)", null);
+            throw new MetadataException(
+                    location,
+                    "cf_role",
+                    name,
+                    "a cfa_variable without cfa_array (CFA-0.4) or cfa_group (CFA-0.5)",
+                    null);
         }
         aggDimensions.put(a, dims);
         return a;
@@ -321,17 +346,26 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             t = source.findVariable(n);
         }
         if (t == null) {
-            throw new MetadataException(location, "aggregated_data", v.getFullName(),
-                    "the " + term + " variable '" + termVar + "' does not exist", null);
+            throw new MetadataException(
+                    location,
+                    "aggregated_data",
+                    v.getFullName(),
+                    "the " + term + " variable '" + termVar + "' does not exist",
+                    null);
         }
         return t;
     }
 
     private void checkSize(Variable t, long max, String name) throws MetadataException {
         if (t.getSize() > max) {
-            throw new MetadataException(location, t.getFullName(), name, "the aggregation variable " + t.getFullName()
-                    + " has " + t.getSize() + " elements, more than " + max + " (" + FragmentGrid.MAX_FRAGMENTS
-                    + " fragments at most)", null);
+            throw new MetadataException(
+                    location,
+                    t.getFullName(),
+                    name,
+                    "the aggregation variable " + t.getFullName()
+                            + " has " + t.getSize() + " elements, more than " + max + " (" + FragmentGrid.MAX_FRAGMENTS
+                            + " fragments at most)",
+                    null);
         }
     }
 
@@ -344,9 +378,15 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         int[] shape = map.getShape();
         int rows = shape.length == 1 ? 1 : shape.length == 2 ? shape[0] : -1;
         if (rows != rank || !map.getDataType().isIntegral()) {
-            throw new MetadataException(location, map.getFullName(), name, "the map variable must be an integer array"
-                    + " with one row per aggregated dimension (" + rank + "), not " + map.getDataType() + " of shape "
-                    + Arrays.toString(shape), null);
+            throw new MetadataException(
+                    location,
+                    map.getFullName(),
+                    name,
+                    "the map variable must be an integer array"
+                            + " with one row per aggregated dimension (" + rank + "), not " + map.getDataType()
+                            + " of shape "
+                            + Arrays.toString(shape),
+                    null);
         }
         Set<Long> missing = new HashSet<>();
         for (String a : new String[] {"_FillValue", "missing_value"}) {
@@ -394,8 +434,13 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             s = Arrays.copyOf(s, s.length - 1);
         }
         if (!Arrays.equals(squeeze(s), squeeze(grid))) {
-            throw new MetadataException(location, t.getFullName(), name, "the " + term + " variable has the shape "
-                    + Arrays.toString(s) + ", not the fragment grid " + Arrays.toString(grid), null);
+            throw new MetadataException(
+                    location,
+                    t.getFullName(),
+                    name,
+                    "the " + term + " variable has the shape " + Arrays.toString(s) + ", not the fragment grid "
+                            + Arrays.toString(grid),
+                    null);
         }
     }
 
@@ -425,8 +470,12 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                 out.add(o == null ? null : empty(o.toString()));
             }
         } else {
-            throw new MetadataException(location, t.getFullName(), null, "the variable " + t.getFullName()
-                    + " must hold strings, not " + t.getDataType(), null);
+            throw new MetadataException(
+                    location,
+                    t.getFullName(),
+                    null,
+                    "the variable " + t.getFullName() + " must hold strings, not " + t.getDataType(),
+                    null);
         }
         return out;
     }
@@ -443,8 +492,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             g = source.getRootGroup().findGroup(gname);
         }
         if (g == null) {
-            throw new MetadataException(location, "cfa_group", name, "the CFA-0.5 group '" + gname + "' does not exist",
-                    null);
+            throw new MetadataException(
+                    location, "cfa_group", name, "the CFA-0.5 group '" + gname + "' does not exist", null);
         }
         hiddenGroups.add(g);
         int rank = names.size();
@@ -453,8 +502,13 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         for (long p : pmshape) {
             cells *= Math.max(p, 0);
             if (cells > FragmentGrid.MAX_FRAGMENTS) {
-                throw new MetadataException(location, g.getFullName(), name, "the partition matrix " + Arrays.toString(pmshape)
-                        + " has more than " + FragmentGrid.MAX_FRAGMENTS + " partitions", null);
+                throw new MetadataException(
+                        location,
+                        g.getFullName(),
+                        name,
+                        "the partition matrix " + Arrays.toString(pmshape) + " has more than "
+                                + FragmentGrid.MAX_FRAGMENTS + " partitions",
+                        null);
             }
         }
         long[] index = longs(g, "index", name);
@@ -465,10 +519,17 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         List<String> ncvar = ncv == null ? null : strings(ncv);
         Variable fmt = g.findVariable("format");
         List<String> format = fmt == null ? null : strings(fmt);
-        if (index.length != cells * rank || loc.length != cells * rank * 2 || file.size() != cells
+        if (index.length != cells * rank
+                || loc.length != cells * rank * 2
+                || file.size() != cells
                 || (shape != null && shape.length != cells * rank)) {
-            throw new MetadataException(location, g.getFullName(), name, "the partition matrix variables do not have the"
-                    + " shape pmshape " + Arrays.toString(pmshape) + " (x " + rank + " dimensions)", null);
+            throw new MetadataException(
+                    location,
+                    g.getFullName(),
+                    name,
+                    "the partition matrix variables do not have the" + " shape pmshape " + Arrays.toString(pmshape)
+                            + " (x " + rank + " dimensions)",
+                    null);
         }
         List<CfaPartition> parts = new ArrayList<>();
         for (int c = 0; c < cells; c++) {
@@ -490,8 +551,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
     private Variable need(Group g, String n, String name) throws MetadataException {
         Variable t = g.findVariable(n);
         if (t == null) {
-            throw new MetadataException(location, g.getFullName(), name, "the CFA-0.5 group has no variable '" + n + "'",
-                    null);
+            throw new MetadataException(
+                    location, g.getFullName(), name, "the CFA-0.5 group has no variable '" + n + "'", null);
         }
         return t;
     }
@@ -500,7 +561,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         Variable t = need(g, n, name);
         checkSize(t, FragmentGrid.MAX_FRAGMENTS * 64L, name);
         if (!t.getDataType().isIntegral()) {
-            throw new MetadataException(location, t.getFullName(), name, "must be integers, not " + t.getDataType(), null);
+            throw new MetadataException(
+                    location, t.getFullName(), name, "must be integers, not " + t.getDataType(), null);
         }
         return (long[]) t.read().get1DJavaArray(long.class);
     }
@@ -532,8 +594,15 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         }
         long bytes = s.computeSize() * Math.max(1, v.getDataType().getSize());
         if (bytes > options.limits().maxReadBytes()) {
-            throw new LimitExceededException(location, null, v.getFullName(), "the section " + s, bytes,
-                    NcZarrOptions.MAX_READ_BYTES, options.limits().maxReadBytes(), null);
+            throw new LimitExceededException(
+                    location,
+                    null,
+                    v.getFullName(),
+                    "the section " + s,
+                    bytes,
+                    NcZarrOptions.MAX_READ_BYTES,
+                    options.limits().maxReadBytes(),
+                    null);
         }
         int rank = s.getRank();
         long[] origin = new long[rank];
@@ -576,8 +645,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             if (c instanceof InvalidRangeException ir) {
                 throw ir;
             }
-            throw Guard.unexpected(location, v.getFullName(), c instanceof RuntimeException r ? r
-                    : new IllegalStateException(c));
+            throw Guard.unexpected(
+                    location, v.getFullName(), c instanceof RuntimeException r ? r : new IllegalStateException(c));
         }
         return result;
     }
@@ -635,8 +704,13 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                 throw new MetadataException(location, f.key(), name, "the fragment has no variable '" + id + "'", null);
             }
             if (isAggregationVariable(fv)) {
-                throw new UnsupportedFeatureException(location, f.key(), name, "nested aggregations",
-                        "the fragment variable '" + id + "' is itself an aggregation variable", null);
+                throw new UnsupportedFeatureException(
+                        location,
+                        f.key(),
+                        name,
+                        "nested aggregations",
+                        "the fragment variable '" + id + "' is itself an aggregation variable",
+                        null);
             }
             long[] expected = agg(av).grid().fragmentShape(p.position());
             int[] fshape = fv.getShape();
@@ -664,9 +738,14 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                 }
             }
             if (!ok || k != aggDims.size()) {
-                throw new MetadataException(location, f.key(), name, "the fragment variable '" + id + "' has the shape "
-                        + Arrays.toString(fshape) + ", but the map gives the fragment the shape "
-                        + Arrays.toString(expected), null);
+                throw new MetadataException(
+                        location,
+                        f.key(),
+                        name,
+                        "the fragment variable '" + id + "' has the shape "
+                                + Arrays.toString(fshape) + ", but the map gives the fragment the shape "
+                                + Arrays.toString(expected),
+                        null);
             }
             Array raw;
             synchronized (h) { // one read at a time per fragment file (netCDF-Java's readers are not thread safe)
@@ -703,9 +782,14 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                 continue;
             }
             if (at < last) {
-                throw new UnsupportedFeatureException(location, f.key(), name, "fragment dimension order",
+                throw new UnsupportedFeatureException(
+                        location,
+                        f.key(),
+                        name,
+                        "fragment dimension order",
                         "the fragment variable's dimensions " + fv.getDimensionsString()
-                                + " are in another order than the aggregated dimensions " + aggregated, null);
+                                + " are in another order than the aggregated dimensions " + aggregated,
+                        null);
             }
             last = at;
         }

@@ -54,7 +54,11 @@ final class Aggregations {
         } catch (IOException e) {
             return false;
         }
-        if (n >= 4 && head[0] == 'C' && head[1] == 'D' && head[2] == 'F' && (head[3] == 1 || head[3] == 2 || head[3] == 5)) {
+        if (n >= 4
+                && head[0] == 'C'
+                && head[1] == 'D'
+                && head[2] == 'F'
+                && (head[3] == 1 || head[3] == 2 || head[3] == 5)) {
             return true;
         }
         return n == 8 && Arrays.equals(head, HDF5);

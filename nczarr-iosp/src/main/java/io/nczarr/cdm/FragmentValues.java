@@ -70,7 +70,10 @@ final class FragmentValues {
         for (String packing : new String[] {"scale_factor", "add_offset"}) {
             Attribute a = fragment.findAttribute(packing);
             Attribute mine = packing.equals("scale_factor") ? scale : offset;
-            if (a != null && (mine == null || !Objects.equals(a.getValues().toString(), mine.getValues().toString()))) {
+            if (a != null
+                    && (mine == null
+                            || !Objects.equals(
+                                    a.getValues().toString(), mine.getValues().toString()))) {
                 throw unsupported("a packed fragment (" + packing + " = " + a.getValues()
                         + ") whose packing differs from the aggregation variable's");
             }
@@ -203,7 +206,8 @@ final class FragmentValues {
         }
         String fc = text(fragment, "calendar");
         if (!Objects.equals(norm(fc), norm(calendar))) {
-            throw unsupported("a fragment with the calendar " + fc + " in an aggregation with the calendar " + calendar);
+            throw unsupported(
+                    "a fragment with the calendar " + fc + " in an aggregation with the calendar " + calendar);
         }
         if (!norm(calendar).equals("standard")) {
             throw unsupported("units conversion in the calendar " + calendar);

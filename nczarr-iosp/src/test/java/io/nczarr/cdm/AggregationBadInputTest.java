@@ -88,18 +88,25 @@ class AggregationBadInputTest {
         fragment("b.nc", 3, 20);
         Path agg = aggregation("agg.nc", 5, new int[] {2, 3}, List.of("a.nc", "b.nc"), AD);
         try (NetcdfFile nc = NcZarrFiles.open(agg.toString())) {
-            assertEquals("10 11 20 21 22", nc.findVariable("v").read().toString().trim());
+            assertEquals(
+                    "10 11 20 21 22", nc.findVariable("v").read().toString().trim());
         }
     }
 
     @Test
     void malformedAggregatedDataFailsTheOpen() throws Exception {
         fragment("a.nc", 5, 0);
-        for (String bad : List.of("map fragment_map", "map: fragment_map uris: fragment_uris", "map: uris: x",
+        for (String bad : List.of(
+                "map fragment_map",
+                "map: fragment_map uris: fragment_uris",
+                "map: uris: x",
                 "map: fragment_map uris: fragment_uris identifiers: fragment_identifiers bogus: x")) {
             Path agg = aggregation("bad.nc", 5, new int[] {5}, List.of("a.nc"), bad);
-            MetadataException e = assertThrows(MetadataException.class, () -> NcZarrFiles.open(agg.toString()).close());
-            assertTrue(e.getMessage().contains("aggregated_data") && e.getMessage().contains("bad.nc"), e.getMessage());
+            MetadataException e = assertThrows(
+                    MetadataException.class,
+                    () -> NcZarrFiles.open(agg.toString()).close());
+            assertTrue(
+                    e.getMessage().contains("aggregated_data") && e.getMessage().contains("bad.nc"), e.getMessage());
             Files.delete(agg);
         }
     }
@@ -107,7 +114,8 @@ class AggregationBadInputTest {
     @Test
     void mapRowsThatDoNotSumToTheDimensionFailTheOpen() throws Exception {
         Path agg = aggregation("sum.nc", 5, new int[] {2, 2}, List.of("a.nc", "b.nc"), AD);
-        MetadataException e = assertThrows(MetadataException.class, () -> NcZarrFiles.open(agg.toString()).close());
+        MetadataException e = assertThrows(
+                MetadataException.class, () -> NcZarrFiles.open(agg.toString()).close());
         assertTrue(e.getMessage().contains("sums to 4") && e.getMessage().contains("sum.nc"), e.getMessage());
     }
 
@@ -117,16 +125,22 @@ class AggregationBadInputTest {
         Path agg = aggregation("agg.nc", 5, new int[] {2, 3}, List.of("a.nc", "nowhere.nc"), AD);
         try (NetcdfFile nc = NcZarrFiles.open(agg.toString())) {
             assertEquals("0 1", nc.findVariable("v").read("0:1").toString().trim());
-            NcZarrException e = assertThrows(NcZarrException.class, () -> nc.findVariable("v").read());
+            NcZarrException e = assertThrows(
+                    NcZarrException.class, () -> nc.findVariable("v").read());
             String m = e.getMessage();
-            assertTrue(m.contains("agg.nc") && m.contains("'v'") && m.contains("fragment (1)")
-                    && m.contains("nowhere.nc"), m);
+            assertTrue(
+                    m.contains("agg.nc") && m.contains("'v'") && m.contains("fragment (1)") && m.contains("nowhere.nc"),
+                    m);
         }
         fragment("b.nc", 4, 0);
         Path agg2 = aggregation("agg2.nc", 5, new int[] {2, 3}, List.of("a.nc", "b.nc"), AD);
         try (NetcdfFile nc = NcZarrFiles.open(agg2.toString())) {
-            MetadataException e = assertThrows(MetadataException.class, () -> nc.findVariable("v").read());
-            assertTrue(e.getMessage().contains("fragment (1) b.nc") && e.getMessage().contains("[4]"), e.getMessage());
+            MetadataException e = assertThrows(
+                    MetadataException.class, () -> nc.findVariable("v").read());
+            assertTrue(
+                    e.getMessage().contains("fragment (1) b.nc")
+                            && e.getMessage().contains("[4]"),
+                    e.getMessage());
         }
     }
 
@@ -134,16 +148,19 @@ class AggregationBadInputTest {
     void cyclesAndNestedAggregationsAreRefused() throws Exception {
         Path self = aggregation("self.nc", 5, new int[] {5}, List.of("self.nc"), AD);
         try (NetcdfFile nc = NcZarrFiles.open(self.toString())) {
-            NcZarrException e = assertThrows(NcZarrException.class, () -> nc.findVariable("v").read());
+            NcZarrException e = assertThrows(
+                    NcZarrException.class, () -> nc.findVariable("v").read());
             assertTrue(e.getMessage().contains("cyclic"), e.getMessage());
         }
         fragment("a.nc", 5, 0);
         aggregation("inner.nc", 5, new int[] {5}, List.of("a.nc"), AD);
         Path outer = aggregation("outer.nc", 5, new int[] {5}, List.of("inner.nc"), AD);
         try (NetcdfFile nc = NcZarrFiles.open(outer.toString())) {
-            UnsupportedFeatureException e =
-                    assertThrows(UnsupportedFeatureException.class, () -> nc.findVariable("v").read());
-            assertTrue(e.getMessage().contains("nested") || e.getMessage().contains("itself an aggregation"),
+            UnsupportedFeatureException e = assertThrows(
+                    UnsupportedFeatureException.class,
+                    () -> nc.findVariable("v").read());
+            assertTrue(
+                    e.getMessage().contains("nested") || e.getMessage().contains("itself an aggregation"),
                     e.getMessage());
         }
     }
@@ -155,8 +172,10 @@ class AggregationBadInputTest {
         try (RangeHttpServer http = RangeHttpServer.start()) {
             http.put("/r/remote.nc", agg);
             try (NetcdfFile nc = NcZarrFiles.open(http.url("/r/remote.nc") + "#mode=bytes")) {
-                MetadataException e = assertThrows(MetadataException.class, () -> nc.findVariable("v").read());
-                assertTrue(e.getMessage().contains("local file") && e.getMessage().contains("allowLocalFragments"),
+                MetadataException e = assertThrows(
+                        MetadataException.class, () -> nc.findVariable("v").read());
+                assertTrue(
+                        e.getMessage().contains("local file") && e.getMessage().contains("allowLocalFragments"),
                         e.getMessage());
             }
             try (NcZarrOptions allow = NcZarrOptions.builder()
@@ -202,9 +221,11 @@ class AggregationBadInputTest {
         w.write(id, ida);
         w.close();
         try (NetcdfFile nc = NcZarrFiles.open(p.toString())) {
-            UnsupportedFeatureException e =
-                    assertThrows(UnsupportedFeatureException.class, () -> nc.findVariable("v").read());
-            assertTrue(e.getMessage().contains("another order") && e.getMessage().contains("t.nc"), e.getMessage());
+            UnsupportedFeatureException e = assertThrows(
+                    UnsupportedFeatureException.class,
+                    () -> nc.findVariable("v").read());
+            assertTrue(
+                    e.getMessage().contains("another order") && e.getMessage().contains("t.nc"), e.getMessage());
         }
     }
 

@@ -127,7 +127,8 @@ class AggregationTest {
     @Test
     void concurrentReadersAgree() throws Exception {
         try (NetcdfFile agg = NcZarrFiles.open(dir().resolve("cf_grid.nc").toString());
-                NetcdfFile plain = NetcdfFile.open(dir().resolve("cf_grid.plain.nc").toString())) {
+                NetcdfFile plain =
+                        NetcdfFile.open(dir().resolve("cf_grid.plain.nc").toString())) {
             String want = plain.findVariable("q").read().toString();
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -155,10 +156,13 @@ class AggregationTest {
     @Test
     void aSectionOpensOnlyTheFragmentsItTouches() throws Exception {
         try (NetcdfFile agg = NcZarrFiles.open(http.url("/agg/cf_grid.nc") + "#mode=bytes");
-                NetcdfFile plain = NetcdfFile.open(dir().resolve("cf_grid.plain.nc").toString())) {
+                NetcdfFile plain =
+                        NetcdfFile.open(dir().resolve("cf_grid.plain.nc").toString())) {
             Variable q = agg.findVariable("q");
             http.resetCounters();
-            assertEquals(plain.findVariable("q").read("0:1,4:7").toString(), q.read("0:1,4:7").toString());
+            assertEquals(
+                    plain.findVariable("q").read("0:1,4:7").toString(),
+                    q.read("0:1,4:7").toString());
             long[] counts = (long[]) agg.sendIospMessage(AggregationIosp.MESSAGE_FRAGMENT_COUNTS);
             assertEquals(1, counts[0], "one fragment opened");
             List<String> paths = new ArrayList<>(http.ranges());
@@ -204,14 +208,19 @@ class AggregationTest {
             agg.getVariables().forEach(v -> aggVars.add(v.getFullName()));
             List<String> plainVars = new ArrayList<>();
             plain.getVariables().forEach(v -> plainVars.add(v.getFullName()));
-            assertEquals(plainVars.stream().sorted().toList(), aggVars.stream().sorted().toList(), name);
+            assertEquals(
+                    plainVars.stream().sorted().toList(),
+                    aggVars.stream().sorted().toList(),
+                    name);
             for (Variable pv : plain.getVariables()) {
                 Variable av = agg.findVariable(pv.getFullNameEscaped());
                 String label = name + " " + pv.getFullName();
                 assertNotNull(av, label);
                 assertEquals(pv.getDataType(), av.getDataType(), label);
-                List<String> pd = pv.getDimensions().stream().map(Dimension::getShortName).toList();
-                List<String> ad = av.getDimensions().stream().map(Dimension::getShortName).toList();
+                List<String> pd =
+                        pv.getDimensions().stream().map(Dimension::getShortName).toList();
+                List<String> ad =
+                        av.getDimensions().stream().map(Dimension::getShortName).toList();
                 assertEquals(pd, ad, label);
                 for (Attribute a : pv.getAttributes()) {
                     if (a.getShortName().equals("_ChunkSizes")) {
