@@ -58,6 +58,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.meta..")
                 .layer("chunk")
                 .definedBy("io.nczarr.chunk..")
+                .layer("aggregation")
+                .definedBy("io.nczarr.aggregation..")
                 .layer("open")
                 .definedBy("io.nczarr.open..")
                 .layer("raf")
@@ -84,8 +86,21 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("meta", "model", "store", "url", "codec", "dtype", "error")
                 .whereLayer("chunk")
                 .mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
+                .whereLayer("aggregation")
+                .mayOnlyAccessLayers("aggregation", "error")
                 .whereLayer("open")
-                .mayOnlyAccessLayers("open", "chunk", "meta", "model", "store", "url", "s3", "codec", "dtype", "error")
+                .mayOnlyAccessLayers(
+                        "open",
+                        "aggregation",
+                        "chunk",
+                        "meta",
+                        "model",
+                        "store",
+                        "url",
+                        "s3",
+                        "codec",
+                        "dtype",
+                        "error")
                 .whereLayer("raf")
                 .mayOnlyAccessLayers("raf", "open", "s3", "http", "url", "error")
                 .whereLayer("binding")
@@ -179,6 +194,7 @@ class ArchitectureTest {
                         "io.nczarr.codec..",
                         "io.nczarr.dtype..",
                         "io.nczarr.error..",
+                        "io.nczarr.aggregation..",
                         "io.nczarr.open..")
                 .should()
                 .dependOnClassesThat()

@@ -1,5 +1,6 @@
 package io.nczarr.open;
 
+import io.nczarr.aggregation.AggregationSettings;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
@@ -71,6 +72,7 @@ public final class NcZarrOptions implements AutoCloseable {
     private final MemoryLimits limits;
     private final boolean allowSymlinksOut;
     private final HttpClient givenHttpClient;
+    private final AggregationSettings aggregation;
     private HttpClient ownHttpClient;
     private final List<AutoCloseable> owned;
     private boolean closed;
@@ -83,6 +85,7 @@ public final class NcZarrOptions implements AutoCloseable {
         this.limits = b.limits;
         this.allowSymlinksOut = b.allowSymlinksOut;
         this.givenHttpClient = b.httpClient;
+        this.aggregation = b.aggregation;
         this.owned = owned;
     }
 
@@ -121,6 +124,11 @@ public final class NcZarrOptions implements AutoCloseable {
 
     public CodecRegistry codecs() {
         return codecs;
+    }
+
+    /** How aggregation files (CF-1.13, CFA) are read; their fragments are read on {@link ReadPool#fragmentPool()}. */
+    public AggregationSettings aggregation() {
+        return aggregation;
     }
 
     public ReadPool readPool() {
@@ -210,6 +218,7 @@ public final class NcZarrOptions implements AutoCloseable {
         private MemoryLimits limits;
         private Boolean allowSymlinksOutGiven;
         private boolean allowSymlinksOut;
+        private AggregationSettings aggregation;
 
         private Builder(AwsEnvironment environment) {
             this.environment = environment;
@@ -260,6 +269,12 @@ public final class NcZarrOptions implements AutoCloseable {
             return this;
         }
 
+        /** Aggregation settings; when not given they come from the {@code nczarr.aggregation.*} properties. */
+        public Builder aggregation(AggregationSettings settings) {
+            this.aggregation = settings;
+            return this;
+        }
+
         /** All memory limits at once; the limit properties are then not read. */
         public Builder limits(MemoryLimits limits) {
             this.limits = limits;
@@ -283,6 +298,16 @@ public final class NcZarrOptions implements AutoCloseable {
                         : (int) number(REQUEST_THREADS, DEFAULT_REQUEST_THREADS, 1, MAX_THREADS);
                 readPool = new ReadPool(decode, requests);
                 owned.add(readPool);
+            }
+            if (aggregation == null) {
+                aggregation = new AggregationSettings(
+                        flag(AggregationSettings.ALLOW_LOCAL_FRAGMENTS, false),
+                        (int) number(
+                                AggregationSettings.MAX_OPEN_FRAGMENTS,
+                                AggregationSettings.DEFAULT_MAX_OPEN_FRAGMENTS,
+                                1,
+                                100_000),
+                        flag(AggregationSettings.RAW, false));
             }
             if (s3Clients == null) {
                 s3Clients = new S3ClientPool(S3ClientFactory::create);

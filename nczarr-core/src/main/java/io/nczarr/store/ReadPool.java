@@ -22,8 +22,10 @@ public final class ReadPool implements AutoCloseable {
 
     private final int decodeThreads;
     private final int requestThreads;
+    private final int fragmentThreads;
     private final String name;
     private ExecutorService decode;
+    private ExecutorService fragments;
     private ExecutorService requests;
     private boolean closed;
 
@@ -36,10 +38,19 @@ public final class ReadPool implements AutoCloseable {
     }
 
     public ReadPool(int decodeThreads, int requestThreads, String name) {
-        if (decodeThreads < 1 || requestThreads < 1) {
-            throw new IllegalArgumentException(
-                    "thread counts must be at least 1: decode " + decodeThreads + ", requests " + requestThreads);
+        this(decodeThreads, requestThreads, Math.min(requestThreads, DEFAULT_FRAGMENT_THREADS), name);
+    }
+
+    /**
+     * @param fragmentThreads threads of the aggregation pool: the most fragments of aggregations read at
+     *     once (each fragment read may use the other two pools, so this is a pool of its own)
+     */
+    public ReadPool(int decodeThreads, int requestThreads, int fragmentThreads, String name) {
+        if (decodeThreads < 1 || requestThreads < 1 || fragmentThreads < 1) {
+            throw new IllegalArgumentException("thread counts must be at least 1: decode " + decodeThreads
+                    + ", requests " + requestThreads + ", fragments " + fragmentThreads);
         }
+        this.fragmentThreads = fragmentThreads;
         this.decodeThreads = decodeThreads;
         this.requestThreads = requestThreads;
         this.name = name;
@@ -51,6 +62,25 @@ public final class ReadPool implements AutoCloseable {
 
     public int requestThreads() {
         return requestThreads;
+    }
+
+    /** Default size of the aggregation pool. */
+    public static final int DEFAULT_FRAGMENT_THREADS = 16;
+
+    public int fragmentThreads() {
+        return fragmentThreads;
+    }
+
+    /**
+     * The pool that reads the fragments of aggregations (CF-1.13, CFA) in parallel: bounded, separate
+     * from the decode and request pools a fragment's own read may wait on, so it cannot starve them.
+     */
+    public synchronized ExecutorService fragmentPool() {
+        checkOpen();
+        if (fragments == null) {
+            fragments = create(name + "-fragment-", fragmentThreads);
+        }
+        return fragments;
     }
 
     /** The CPU-bound pool. */
@@ -95,6 +125,9 @@ public final class ReadPool implements AutoCloseable {
         }
         if (requests != null) {
             requests.shutdownNow();
+        }
+        if (fragments != null) {
+            fragments.shutdownNow();
         }
     }
 

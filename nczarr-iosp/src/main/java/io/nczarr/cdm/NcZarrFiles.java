@@ -35,10 +35,23 @@ public final class NcZarrFiles {
      * limits); the options stay open after the file is closed.
      */
     public static NetcdfFile open(String location, NcZarrOptions options) throws IOException {
+        return Aggregations.wrap(openPlain(location, options), location, options);
+    }
+
+    /** {@link #open(String, NcZarrOptions)} without interpreting aggregations (fragments are opened so). */
+    static NetcdfFile openPlain(String location, NcZarrOptions options) throws IOException {
         // a URL that does not say what it names (a local .nc file, an http(s) URL without a mode) is looked at
         DatasetUrl url = Datasets.resolve(Datasets.parse(location), options);
         if (url.isBytes()) {
             return openBytes(url, location, options);
+        }
+        if (Aggregations.isLocalNetcdf(url)) {
+            // a local netCDF-3/4 file (an aggregation file, say): netCDF-Java's own readers
+            try {
+                return NetcdfFile.open(url.localPath().toString());
+            } catch (RuntimeException e) {
+                throw Guard.unexpected(Guard.name(url), null, e);
+            }
         }
         OpenDataset dataset;
         try {
