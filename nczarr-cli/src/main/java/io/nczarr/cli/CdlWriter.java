@@ -50,6 +50,35 @@ final class CdlWriter {
             "_Filter",
             "_Codecs");
 
+    /** Names ncgen takes for section keywords unless a space separates them from a following colon. */
+    private static final Set<String> SECTION_WORDS = Set.of("data", "group", "variables", "dimensions", "types");
+
+    /**
+     * CDL type keywords: ncgen 4.9 accepts no spelling of a name equal to one of them (a backslash before a
+     * letter is not an escape), so a dataset using one as a name cannot be read back by ncgen.
+     */
+    static final Set<String> TYPE_WORDS = Set.of(
+            "char",
+            "byte",
+            "short",
+            "int",
+            "long",
+            "integer",
+            "float",
+            "real",
+            "double",
+            "ubyte",
+            "ushort",
+            "uint",
+            "int64",
+            "uint64",
+            "string",
+            "compound",
+            "enum",
+            "opaque",
+            "unlimited",
+            "netcdf");
+
     /** Elements read at once before a variable is read in slabs along its first dimension. */
     private static final long SLAB_ELEMENTS = 1L << 22;
 
@@ -150,7 +179,7 @@ final class CdlWriter {
     }
 
     private boolean wantsData(Variable v) {
-        if (!printable(v)) {
+        if (!printable(v) || v.getSize() == 0) {
             return false;
         }
         if (selected != null) {
@@ -221,7 +250,9 @@ final class CdlWriter {
         return out;
     }
 
-    private void attribute(String owner, Attribute a, Variable v, String indent) throws IOException {
+    private void attribute(String variable, Attribute a, Variable v, String indent) throws IOException {
+        // ncgen reads "data:x" as the start of the data section: a space before the colon (ncgen's man page)
+        String owner = SECTION_WORDS.contains(variable) ? variable + " " : variable;
         StringBuilder s = new StringBuilder(indent + "\t\t");
         if (a.isString()) {
             if (a.getLength() > 1) {
@@ -486,9 +517,8 @@ final class CdlWriter {
         }
         String text;
         if (v == 0) {
-            text = (Double.doubleToRawLongBits(v) < 0 || (isFloat && Float.floatToRawIntBits((float) v) < 0))
-                    ? "-0"
-                    : "0";
+            // "-0." rather than ncdump's "-0": ncgen reads "-0" as the integer 0 and loses the sign
+            text = Double.doubleToRawLongBits(v) < 0 ? "-0." : "0";
         } else {
             BigDecimal bd =
                     new BigDecimal(isFloat ? Float.toString((float) v) : Double.toString(v)).stripTrailingZeros();
