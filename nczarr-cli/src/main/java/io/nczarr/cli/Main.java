@@ -32,6 +32,8 @@ public final class Main {
             "  ls URL                             list variables: type, dimensions, chunks, codecs",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "  demo                               read the sample through a loopback S3 server (mode=s3)",
+            "  serve DIR [--port N]               serve DIR read-only as S3 bucket 'data' on 127.0.0.1; prints the",
+            "                                     URLs (http://127.0.0.1:N/data/...#mode=...,s3) and profile settings",
             "",
             "--debug (any command): print the stack trace of a failure.",
             "",
@@ -66,6 +68,8 @@ public final class Main {
                     return Ls.run(rest, out);
                 case "demo":
                     return S3Demo.run(rest, out, err);
+                case "serve":
+                    return Serve.run(rest, out);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;
