@@ -32,6 +32,9 @@ public final class Main {
             "  ls URL                             list variables: type, dimensions, chunks, codecs",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "  demo                               read the sample through a loopback S3 server (mode=s3)",
+            "  quicklook URL VAR [--index dim=i,...] [-o out.png]",
+            "                                     PNG of a 2-D slice (last two dimensions; CF-enhanced values,",
+            "                                     colour bar, legend; fill and NaN transparent)",
             "  serve DIR [--port N]               serve DIR read-only as S3 bucket 'data' on 127.0.0.1; prints the",
             "                                     URLs (http://127.0.0.1:N/data/...#mode=...,s3) and profile settings",
             "",
@@ -70,6 +73,8 @@ public final class Main {
                     return S3Demo.run(rest, out, err);
                 case "serve":
                     return Serve.run(rest, out);
+                case "quicklook":
+                    return Quicklook.run(rest, out);
                 default:
                     err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
                     return 2;
