@@ -1,9 +1,7 @@
 package io.nczarr.cli;
 
 import io.nczarr.cdm.NcZarrFiles;
-import io.nczarr.model.DatasetModel;
-import io.nczarr.model.GroupModel;
-import io.nczarr.model.VarModel;
+import io.nczarr.error.Redaction;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -13,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import ucar.ma2.Array;
+import ucar.nc2.Attribute;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Variable;
 
@@ -38,26 +37,28 @@ final class Bench {
             }
         }
         if (url == null) {
-            throw new IllegalArgumentException("bench needs a URL");
+            throw new Main.UsageException("bench needs a URL");
         }
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             nc.sendIospMessage(new ConsoleProgress(err));
-            DatasetModel model = NcZarrFiles.model(nc);
-            List<VarModel> targets = new ArrayList<>();
-            collect(model.root(), vars, targets);
-            if (targets.isEmpty()) {
-                throw new IllegalArgumentException("no such variable(s) " + vars + " in " + url);
+            List<Variable> targets = new ArrayList<>();
+            for (Variable v : nc.getVariables()) {
+                if (vars.isEmpty() || vars.contains(v.getShortName()) || vars.contains(v.getFullName())) {
+                    targets.add(v);
+                }
+            }
+            if (targets.isEmpty() || (!vars.isEmpty() && targets.size() < vars.size())) {
+                throw new IllegalArgumentException("no such variable(s) in " + vars);
             }
             out.printf(
                     Locale.ROOT,
                     "%s: %d decode threads, %d cores%n",
-                    url,
+                    Redaction.redact(url),
                     Integer.getInteger(
                             "nczarr.decodeThreads", Runtime.getRuntime().availableProcessors()),
                     Runtime.getRuntime().availableProcessors());
-            for (VarModel vm : targets) {
-                Variable v = nc.findVariable(fullName(model.root(), vm));
-                long chunks = chunkCount(vm);
+            for (Variable v : targets) {
+                long chunks = chunkCount(v);
                 double best = Double.MAX_VALUE;
                 long bytes = 0;
                 for (int r = 0; r < repeat; r++) {
@@ -91,37 +92,20 @@ final class Bench {
         return 0;
     }
 
-    private static void collect(GroupModel g, List<String> names, List<VarModel> out) {
-        for (VarModel v : g.variables()) {
-            String full = g.path().equals("/") ? v.name() : g.path().substring(1) + "/" + v.name();
-            if (names.isEmpty() || names.contains(v.name()) || names.contains(full)) {
-                out.add(v);
-            }
+    /**
+     * Chunks per whole read, from the {@code _ChunkSizes} attribute (this plugin's and cdm's HDF5 reader's);
+     * 1 for a contiguous variable (a netCDF-3 file under {@code #mode=bytes}).
+     */
+    private static long chunkCount(Variable v) {
+        Attribute cs = v.findAttribute("_ChunkSizes");
+        int[] shape = v.getShape();
+        if (cs == null || cs.isString() || cs.getLength() != shape.length) {
+            return 1;
         }
-        g.groups().forEach(c -> collect(c, names, out));
-    }
-
-    private static String fullName(GroupModel g, VarModel target) {
-        for (VarModel v : g.variables()) {
-            if (v == target) {
-                return g.path().equals("/") ? v.name() : g.path().substring(1) + "/" + v.name();
-            }
-        }
-        for (GroupModel c : g.groups()) {
-            String s = fullName(c, target);
-            if (s != null) {
-                return s;
-            }
-        }
-        return null;
-    }
-
-    private static long chunkCount(VarModel v) {
         long n = 1;
-        long[] shape = v.array().shape();
-        int[] chunks = v.array().chunks();
         for (int d = 0; d < shape.length; d++) {
-            n *= (shape[d] + chunks[d] - 1) / chunks[d];
+            long c = Math.max(1, cs.getNumericValue(d).longValue());
+            n *= (shape[d] + c - 1) / c;
         }
         return n;
     }

@@ -16,7 +16,6 @@ import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 import ucar.ma2.Array;
-import ucar.nc2.NCdumpW;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.Variable;
 
@@ -35,7 +34,7 @@ public final class S3Demo {
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
         if (!args.isEmpty()) {
-            throw new IllegalArgumentException("demo takes no arguments");
+            throw new Main.UsageException("demo takes no arguments");
         }
         Path sample = Paths.get(System.getProperty("nczarr.home", "."), "test-data", "sample.file");
         if (!Files.isDirectory(sample)) {
@@ -73,7 +72,7 @@ public final class S3Demo {
                 try (NetcdfFile nc = NcZarrFiles.open(url)) {
                     CountingProxy.Counts opened = counter.counts();
                     Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                    NCdumpW.print(nc, w, NCdumpW.WantValues.none, false, false, null, null);
+                    CdlWriter.write(nc, "sample", CdlWriter.Values.NONE, null, w);
                     w.flush();
                     out.println();
                     out.println("# a few values");

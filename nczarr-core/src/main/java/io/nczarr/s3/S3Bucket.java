@@ -5,11 +5,15 @@ import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import javax.net.ssl.SSLException;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
@@ -570,11 +574,30 @@ public final class S3Bucket implements Closeable {
                     .append(" ms (")
                     .append(S3Tuning.ATTEMPT_TIMEOUT_MS)
                     .append(')');
+        } else if (causedBy(e, UnknownHostException.class)) {
+            m.append(" failed: unknown host '").append(host()).append("' (DNS lookup failed)");
+        } else if (causedBy(e, SSLException.class)) {
+            URI ep = settings.location().endpoint();
+            m.append(" failed: TLS handshake with ").append(host()).append(" failed");
+            if (ep != null && "https".equalsIgnoreCase(ep.getScheme())) {
+                // s3://host:port means https; a loopback or MinIO server often speaks plain http
+                m.append(" (if the server speaks plain HTTP, use http://")
+                        .append(ep.getRawAuthority())
+                        .append("/<bucket>/<key>#mode=...,s3)");
+            }
+        } else if (causedBy(e, ConnectException.class)) {
+            m.append(" failed: cannot connect to ").append(host()).append(" (connection refused)");
         } else {
             m.append(" failed: ").append(e.getMessage());
         }
         m.append(" [").append(settings.describe()).append(']');
         return new StoreException(null, url(key), m.toString(), isRetryable(e), e);
+    }
+
+    /** The server named in messages: the endpoint's host and port, or AWS's S3 host for the region. */
+    private String host() {
+        URI ep = settings.location().endpoint();
+        return ep != null ? ep.getRawAuthority() : "s3." + settings.region() + ".amazonaws.com";
     }
 
     private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
@@ -608,7 +631,11 @@ public final class S3Bucket implements Closeable {
         if (e instanceof ApiCallTimeoutException || e instanceof ApiCallAttemptTimeoutException) {
             return true;
         }
-        // "Unable to execute HTTP request": the cause says whether the network failed
+        // "Unable to execute HTTP request": the cause says whether the network failed; an unknown host or a
+        // TLS handshake refused (an https request to a plain-http server) fails the same way every time
+        if (causedBy(e, UnknownHostException.class) || causedBy(e, SSLException.class)) {
+            return false;
+        }
         return causedBy(e, IOException.class);
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nczarr.error.StoreException;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
@@ -323,5 +324,41 @@ class S3BucketTest {
             assertArrayEquals(new byte[0], b.get("other/empty", 100).orElseThrow());
             assertArrayEquals(new byte[0], b.getRange("other/empty", 0, 4).orElseThrow());
         }
+    }
+
+    @Test
+    void httpsAgainstAPlainHttpServerSuggestsHttp() {
+        // s3://host:port means https; the loopback server speaks plain http
+        URI https = URI.create("https://" + server.endpoint().getRawAuthority());
+        S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
+        try (S3Bucket b = S3Bucket.open(settings(https, KEY_ID, SECRET, Map.of()), pool)) {
+            StoreException e = assertThrows(StoreException.class, () -> b.get("ds/.zgroup", 100));
+            String m = e.getMessage();
+            assertTrue(m.contains("TLS handshake with " + https.getRawAuthority() + " failed"), m);
+            assertTrue(m.contains("use http://" + https.getRawAuthority() + "/<bucket>/<key>#mode=...,s3"), m);
+            assertFalse(e.isRetryable(), "the same handshake fails every time: " + m);
+            assertEquals(1, count(m, "https://" + https.getRawAuthority() + "/bucket/ds/.zgroup"), m);
+        }
+    }
+
+    @Test
+    void unknownHostIsNamed() {
+        URI nowhere = URI.create("http://no-such-host.invalid:9000");
+        S3ClientPool pool = new S3ClientPool(S3ClientFactory::create);
+        try (S3Bucket b = S3Bucket.open(settings(nowhere, KEY_ID, SECRET, Map.of()), pool)) {
+            StoreException e = assertThrows(StoreException.class, () -> b.get("ds/.zgroup", 100));
+            String m = e.getMessage();
+            assertTrue(m.contains("unknown host 'no-such-host.invalid:9000' (DNS lookup failed)"), m);
+            assertFalse(e.isRetryable(), m);
+            assertEquals(1, count(m, "no-such-host.invalid:9000/bucket/ds/.zgroup"), m);
+        }
+    }
+
+    static int count(String s, String part) {
+        int n = 0;
+        for (int i = s.indexOf(part); i >= 0; i = s.indexOf(part, i + 1)) {
+            n++;
+        }
+        return n;
     }
 }

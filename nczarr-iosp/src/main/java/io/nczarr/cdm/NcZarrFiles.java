@@ -25,6 +25,31 @@ import ucar.nc2.util.cache.FileFactory;
 public final class NcZarrFiles {
     private NcZarrFiles() {}
 
+    static {
+        registerIosp();
+    }
+
+    /**
+     * Registers {@link NcZarrIosp} with netCDF-Java ahead of its built-in IOSPs, once per class loader
+     * (thread-safe; done when this class is loaded). Without it, cdm 4.5.5 asks its own readers first and
+     * one of them prints {@code In isValidFile(): java.io.EOFException} on stdout for a {@code .zgroup}
+     * path given to {@code NetcdfFile.open}; the ServiceLoader entry alone puts this IOSP last.
+     * Applications that never touch this class can do the same with
+     * {@code NetcdfFile.registerIOProvider(NcZarrIosp.class)}.
+     */
+    public static void registerIosp() {
+        synchronized (NcZarrFiles.class) {
+            if (NetcdfFile.iospRegistered(NcZarrIosp.class)) {
+                return;
+            }
+            try {
+                NetcdfFile.registerIOProvider(NcZarrIosp.class);
+            } catch (IllegalAccessException | InstantiationException | RuntimeException e) {
+                // the ServiceLoader entry still finds the IOSP, after cdm's own
+            }
+        }
+    }
+
     /** Opens a dataset with the process default {@link NcZarrOptions#shared()}; the caller closes the file. */
     public static NetcdfFile open(String location) throws IOException {
         return open(location, NcZarrOptions.shared());

@@ -1,0 +1,342 @@
+package io.nczarr.cli;
+
+import io.nczarr.cdm.NcZarrFiles;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import ucar.ma2.Array;
+import ucar.ma2.InvalidRangeException;
+import ucar.nc2.Attribute;
+import ucar.nc2.Dimension;
+import ucar.nc2.Variable;
+import ucar.nc2.dataset.NetcdfDataset;
+import ucar.nc2.dataset.VariableDS;
+import ucar.nc2.time.CalendarDateUnit;
+
+/**
+ * {@code nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]}: a PNG of a 2-D slice (the last two
+ * dimensions; the others at index 0 unless given) of the CF-enhanced values (scale/offset applied), coloured
+ * on a viridis-like scale between the slice's minimum and maximum, fill and NaN transparent, with a colour
+ * bar and a legend (variable, units, min/max, the fixed indices with their time or coordinate values).
+ * Pure Java2D.
+ *
+ * <p>Layout: data column {@code i} is image column {@link #LEFT} {@code + i*cell}; data row {@code j} is image
+ * row {@link #TOP} {@code + (ny-1-j)*cell} when the row dimension's coordinate increases (north up), else
+ * {@code TOP + j*cell}.
+ */
+final class Quicklook {
+    private Quicklook() {}
+
+    static final int LEFT = 10;
+    static final int TOP = 44;
+    static final int BAR = 16;
+    /** The plot's longer side aims at this many pixels (whole cells; large grids are subsampled). */
+    static final int TARGET = 400;
+
+    /** What was drawn: the image and the cell geometry, for tests and the summary line. */
+    record Plot(BufferedImage image, int nx, int ny, int cell, int stride, boolean flipped, double min, double max) {}
+
+    static int run(List<String> args, PrintStream out) throws IOException {
+        String url = null;
+        String var = null;
+        String output = null;
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-o") || a.equals("--index")) {
+                if (i + 1 >= args.size()) {
+                    throw new Main.UsageException(a + " needs a value");
+                }
+                String v = args.get(++i);
+                if (a.equals("-o")) {
+                    output = v;
+                } else {
+                    for (String part : v.split(",")) {
+                        String[] kv = part.split("=", 2);
+                        try {
+                            index.put(kv[0].strip(), Integer.parseInt(kv[1].strip()));
+                        } catch (RuntimeException e) {
+                            throw new Main.UsageException("--index wants dim=i[,dim=i...], not '" + part + "'");
+                        }
+                    }
+                }
+            } else if (a.startsWith("-")) {
+                throw new Main.UsageException("unknown quicklook option " + a);
+            } else if (url == null) {
+                url = a;
+            } else if (var == null) {
+                var = a;
+            } else {
+                throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+            }
+        }
+        if (var == null) {
+            throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+        }
+        Path png = Paths.get(output != null ? output : var.replaceAll("[^A-Za-z0-9_.-]", "_") + ".png");
+        Plot plot;
+        try (NetcdfDataset ds = NcZarrFiles.openDataset(url, true)) {
+            Variable v = find(ds, var);
+            plot = draw(v, index, Main.nameOf(url));
+        }
+        System.setProperty("java.awt.headless", "true");
+        if (!ImageIO.write(plot.image(), "png", png.toFile())) {
+            throw new IOException("no PNG writer in this Java runtime");
+        }
+        out.printf(
+                Locale.ROOT,
+                "%s: %dx%d px, %s %d x %d cells%s, min %s max %s%n",
+                png,
+                plot.image().getWidth(),
+                plot.image().getHeight(),
+                var,
+                plot.ny(),
+                plot.nx(),
+                plot.stride() > 1 ? " (every " + plot.stride() + "th)" : "",
+                fmt(plot.min()),
+                fmt(plot.max()));
+        return 0;
+    }
+
+    static Variable find(NetcdfDataset ds, String name) {
+        Variable v = ds.findVariable(name.startsWith("/") ? name.substring(1) : name);
+        if (v == null) {
+            for (Variable c : ds.getVariables()) {
+                if (c.getShortName().equals(name)) {
+                    return c;
+                }
+            }
+            throw new IllegalArgumentException("no variable '" + name + "' in the dataset");
+        }
+        return v;
+    }
+
+    /** Reads the slice and draws it. */
+    static Plot draw(Variable v, Map<String, Integer> given, String dataset) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        int rank = v.getRank();
+        if (rank < 2) {
+            throw new IllegalArgumentException(
+                    "variable '" + v.getFullName() + "' has " + rank + " dimension(s); quicklook needs at least 2");
+        }
+        if (!v.getDataType().isNumeric()) {
+            throw new IllegalArgumentException("variable '" + v.getFullName() + "' is not numeric");
+        }
+        int[] shape = v.getShape();
+        int[] origin = new int[rank];
+        int[] count = shape.clone();
+        Map<String, Integer> unused = new LinkedHashMap<>(given);
+        List<String> fixed = new ArrayList<>();
+        for (int d = 0; d < rank - 2; d++) {
+            Dimension dim = v.getDimension(d);
+            String name = dim.getShortName();
+            Integer at = unused.remove(name);
+            int i = at == null ? 0 : at;
+            if (i < 0 || i >= shape[d]) {
+                throw new IllegalArgumentException("--index " + name + "=" + i + " is outside 0.." + (shape[d] - 1));
+            }
+            origin[d] = i;
+            count[d] = 1;
+            fixed.add(label(v, dim, i));
+        }
+        if (!unused.isEmpty()) {
+            throw new IllegalArgumentException("--index names " + unused.keySet() + ", not among the leading dimensions"
+                    + " of '" + v.getFullName() + "' (the last two are plotted)");
+        }
+        int ny = shape[rank - 2];
+        int nx = shape[rank - 1];
+        if (nx == 0 || ny == 0) {
+            throw new IllegalArgumentException("variable '" + v.getFullName() + "' has an empty slice");
+        }
+        int stride = Math.max(1, (Math.max(nx, ny) + 1199) / 1200);
+        Array a;
+        try {
+            a = v.read(origin, count);
+        } catch (InvalidRangeException e) {
+            throw new IllegalStateException(e);
+        }
+        VariableDS enhanced = v instanceof VariableDS vds ? vds : null;
+        int px = (nx + stride - 1) / stride;
+        int py = (ny + stride - 1) / stride;
+        double[] values = new double[px * py];
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int j = 0; j < py; j++) {
+            for (int i = 0; i < px; i++) {
+                double x = a.getDouble((j * stride) * nx + i * stride);
+                if (Double.isNaN(x) || Double.isInfinite(x) || (enhanced != null && enhanced.isMissing(x))) {
+                    x = Double.NaN;
+                } else {
+                    min = Math.min(min, x);
+                    max = Math.max(max, x);
+                }
+                values[j * px + i] = x;
+            }
+        }
+        int cell = Math.max(1, Math.min(40, TARGET / Math.max(px, py)));
+        boolean flipped = increasing(v, rank - 2);
+        int plotW = px * cell;
+        int plotH = py * cell;
+        String units = attr(v, "units");
+        String longName = attr(v, "long_name");
+        String title = dataset + ": " + v.getFullName() + (units.isEmpty() ? "" : " [" + units + "]");
+        String sub = (longName.isEmpty() ? "" : longName + "  ") + String.join(", ", fixed);
+        String dims = v.getDimension(rank - 2).getShortName() + " (" + (flipped ? "up" : "down") + ") x "
+                + v.getDimension(rank - 1).getShortName() + " (right)" + (stride > 1 ? ", every " + stride + "th" : "");
+        String legend = "min " + fmt(min) + "  max " + fmt(max) + "   " + dims;
+        int textW = Math.max(textWidth(TITLE_FONT, title), Math.max(textWidth(FONT, sub), textWidth(FONT, legend)));
+        int width = Math.max(LEFT + plotW + 12 + BAR + 90, LEFT + textW + 10);
+        int height = TOP + Math.max(plotH, 120) + 30;
+        BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
+        Graphics2D g = img.createGraphics();
+        try {
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, width, height);
+            // the plot area first cleared to transparent: fill and NaN cells stay see-through
+            for (int y = TOP; y < TOP + plotH; y++) {
+                for (int x = LEFT; x < LEFT + plotW; x++) {
+                    img.setRGB(x, y, 0);
+                }
+            }
+            for (int j = 0; j < py; j++) {
+                int row = flipped ? py - 1 - j : j;
+                for (int i = 0; i < px; i++) {
+                    double x = values[j * px + i];
+                    if (Double.isNaN(x)) {
+                        continue;
+                    }
+                    int rgb = colour(max > min ? (x - min) / (max - min) : 0.5);
+                    for (int dy = 0; dy < cell; dy++) {
+                        for (int dx = 0; dx < cell; dx++) {
+                            img.setRGB(LEFT + i * cell + dx, TOP + row * cell + dy, rgb);
+                        }
+                    }
+                }
+            }
+            // colour bar: max at the top
+            int barX = LEFT + plotW + 12;
+            int barH = Math.max(plotH, 120);
+            for (int y = 0; y < barH; y++) {
+                int rgb = colour(1 - y / (double) Math.max(1, barH - 1));
+                for (int x = 0; x < BAR; x++) {
+                    img.setRGB(barX + x, TOP + y, rgb);
+                }
+            }
+            g.setColor(Color.DARK_GRAY);
+            g.setStroke(new BasicStroke(1));
+            g.drawRect(barX - 1, TOP - 1, BAR + 1, barH + 1);
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setFont(TITLE_FONT);
+            g.setColor(Color.BLACK);
+            g.drawString(title, LEFT, 16);
+            g.setFont(FONT);
+            g.drawString(sub, LEFT, 32);
+            g.drawString(fmt(max), barX + BAR + 4, TOP + 10);
+            g.drawString(fmt(min), barX + BAR + 4, TOP + barH);
+            if (!units.isEmpty()) {
+                g.drawString(units, barX + BAR + 4, TOP + barH / 2 + 4);
+            }
+            g.drawString(legend, LEFT, TOP + barH + 20);
+        } finally {
+            g.dispose();
+        }
+        return new Plot(img, px, py, cell, stride, flipped, min, max);
+    }
+
+    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 13);
+    private static final Font FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
+
+    private static int textWidth(Font font, String text) {
+        BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_ARGB);
+        Graphics2D g = scratch.createGraphics();
+        try {
+            return g.getFontMetrics(font).stringWidth(text);
+        } finally {
+            g.dispose();
+        }
+    }
+
+    /** A fixed dimension: its index, with the coordinate value (a date for CF time units). */
+    private static String label(Variable v, Dimension dim, int i) {
+        String name = dim.getShortName();
+        String text = name + "=" + i;
+        Variable coord = v.getParentGroup().findVariableOrInParent(name);
+        if (coord == null || coord.getRank() != 1 || !coord.getDataType().isNumeric()) {
+            return text;
+        }
+        try {
+            double value = coord.read(new int[] {i}, new int[] {1}).getDouble(0);
+            String units = attr(coord, "units");
+            if (units.contains(" since ")) {
+                String cal = attr(coord, "calendar");
+                CalendarDateUnit u = CalendarDateUnit.of(cal.isEmpty() ? null : cal, units);
+                return text + " (" + name + " " + u.makeCalendarDate(value) + ")";
+            }
+            return text + " (" + fmt(value) + (units.isEmpty() ? "" : " " + units) + ")";
+        } catch (IOException | InvalidRangeException | RuntimeException e) {
+            return text;
+        }
+    }
+
+    /** Whether the dimension's 1-D coordinate increases (then its first row goes at the bottom). */
+    private static boolean increasing(Variable v, int d) {
+        Variable coord =
+                v.getParentGroup().findVariableOrInParent(v.getDimension(d).getShortName());
+        if (coord == null
+                || coord.getRank() != 1
+                || coord.getSize() < 2
+                || !coord.getDataType().isNumeric()) {
+            return false;
+        }
+        try {
+            Array c = coord.read();
+            return c.getDouble(c.getSize() > 1 ? 1 : 0) > c.getDouble(0);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String attr(Variable v, String name) {
+        Attribute a = v.findAttribute(name);
+        return a != null && a.isString() && a.getStringValue() != null ? a.getStringValue() : "";
+    }
+
+    static String fmt(double x) {
+        if (Double.isNaN(x) || Double.isInfinite(x)) {
+            return "n/a";
+        }
+        // six significant digits: a legend, not a dump (float arithmetic shows as 8.01, not 8.010000228881836)
+        return CdlWriter.real(
+                new java.math.BigDecimal(x).round(new java.math.MathContext(6)).doubleValue(), false, false);
+    }
+
+    /** Viridis, approximated by linear interpolation between nine of its colours; {@code t} in [0, 1]. */
+    static int colour(double t) {
+        double u = Math.max(0, Math.min(1, t)) * (VIRIDIS.length - 1);
+        int k = Math.min(VIRIDIS.length - 2, (int) Math.floor(u));
+        double f = u - k;
+        int a = VIRIDIS[k];
+        int b = VIRIDIS[k + 1];
+        int r = (int) Math.round(((a >> 16) & 0xff) * (1 - f) + ((b >> 16) & 0xff) * f);
+        int gr = (int) Math.round(((a >> 8) & 0xff) * (1 - f) + ((b >> 8) & 0xff) * f);
+        int bl = (int) Math.round((a & 0xff) * (1 - f) + (b & 0xff) * f);
+        return 0xff000000 | r << 16 | gr << 8 | bl;
+    }
+
+    private static final int[] VIRIDIS = {
+        0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21918c, 0x28ae80, 0x5ec962, 0xaddc30, 0xfde725
+    };
+}
