@@ -15,6 +15,7 @@ many_chunks, best of --iters reads after one open; open / open-cons = open the g
 the datasets are under BUCKET/<dataset dir>; credentials come from AWS_ACCESS_KEY_ID /
 AWS_SECRET_ACCESS_KEY (every request is signed). Prints per workload
   RESULT lib workload best_seconds sha256
+(and first "VERSION lib x.y.z"),
 where sha256 is that of the values as little-endian bytes in C order (for opens: of the sorted
 "name shape" lines). With --count, one last untimed read is bracketed by "@reset" and
 "@count <workload>" lines; after each the script waits for one line on stdin (the driver reads the
@@ -149,6 +150,12 @@ def main():
                 return
         open_array, read, open_group = zarr_reader(where, args.lib == "zarr3")
     ds = man["datasets"]
+    if args.lib == "tensorstore":
+        from importlib.metadata import version
+        print("VERSION tensorstore " + version("tensorstore"), flush=True)
+    else:
+        import zarr
+        print("VERSION %s %s" % (args.lib, zarr.__version__), flush=True)
 
     def array_of(dsname):
         d = ds[dsname]
