@@ -132,7 +132,8 @@ public final class CompareBenchmark {
             }
         }
         if (data == null || script == null) {
-            System.err.println("usage: CompareBenchmark --data DIR --script compare_read.py ... (see bench/compare.sh)");
+            System.err.println(
+                    "usage: CompareBenchmark --data DIR --script compare_read.py ... (see bench/compare.sh)");
             System.exit(2);
         }
         for (String r : rows) {
@@ -143,7 +144,8 @@ public final class CompareBenchmark {
         if (py2 == null) {
             libs = libs.stream().filter(l -> !l.equals("zarr2")).toList();
         }
-        JsonNode manifest = new ObjectMapper().readTree(data.resolve("compare.expected.json").toFile());
+        JsonNode manifest = new ObjectMapper()
+                .readTree(data.resolve("compare.expected.json").toFile());
         Config cfg = new Config(
                 data.toAbsolutePath(),
                 script,
@@ -339,8 +341,8 @@ public final class CompareBenchmark {
             for (String row : rows) {
                 String dataset = datasetOf(row);
                 String var = ds(dataset).get("var").asText();
-                String url = proxy.endpoint() + "/bench/" + ds(dataset).get("path").asText()
-                        + "#mode=zarr,s3&aws.profile=bench";
+                String url = proxy.endpoint() + "/bench/"
+                        + ds(dataset).get("path").asText() + "#mode=zarr,s3&aws.profile=bench";
                 put(row, OURS, oursRead(url, var, null, shared, cfg.s3Iters(), proxy));
                 put(row, OURS_SDK, oursRead(url + "&nczarr.s3.sdkGets=true", var, null, shared, cfg.s3Iters(), proxy));
                 if (row.equals("s3-zlib")) {
@@ -608,9 +610,7 @@ public final class CompareBenchmark {
         if (Double.isNaN(s)) {
             return "–";
         }
-        return s < 1
-                ? String.format(Locale.ROOT, "%.3g ms", s * 1e3)
-                : String.format(Locale.ROOT, "%.2f s", s);
+        return s < 1 ? String.format(Locale.ROOT, "%.3g ms", s * 1e3) : String.format(Locale.ROOT, "%.2f s", s);
     }
 
     private static String ratio(Cell ours, Cell theirs) {
