@@ -25,13 +25,14 @@ venv3="${BENCH_VENV3:-/tmp/v3venv}"
 venv2="${BENCH_VENV2:-/tmp/venv-16}"
 quick=0
 days=30 rows=1000 iters=5 s3iters=3 cliiters=3
+given=""
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
-    --iters) iters="$2"; shift 2 ;;
-    --s3-iters) s3iters="$2"; shift 2 ;;
-    --cli-iters) cliiters="$2"; shift 2 ;;
+    --iters) iters="$2"; given+=" iters"; shift 2 ;;
+    --s3-iters) s3iters="$2"; given+=" s3iters"; shift 2 ;;
+    --cli-iters) cliiters="$2"; given+=" cliiters"; shift 2 ;;
     --latency|--libs|--rows) args+=("$1" "$2"); shift 2 ;;
     -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -39,8 +40,9 @@ while [ $# -gt 0 ]; do
 done
 if [ "$quick" = 1 ]; then
   days=2 rows=100
-  [[ " $* " == *" --iters "* ]] || iters=2
-  s3iters=1 cliiters=1
+  [[ "$given" == *" iters"* ]] || iters=2
+  [[ "$given" == *" s3iters"* ]] || s3iters=1
+  [[ "$given" == *" cliiters"* ]] || cliiters=1
 fi
 data="${BENCH_DATA:-$home/bench-data}/compare$([ "$quick" = 1 ] && echo -quick || true)"
 

@@ -17,9 +17,9 @@ AWS_SECRET_ACCESS_KEY (every request is signed). Prints per workload
   RESULT lib workload best_seconds sha256
 (and first "VERSION lib x.y.z"),
 where sha256 is that of the values as little-endian bytes in C order (for opens: of the sorted
-"name shape" lines). With --count, one last untimed read is bracketed by "@reset" and
-"@count <workload>" lines; after each the script waits for one line on stdin (the driver reads the
-relay's request counts there).
+"name shape" lines). With --count, the open and the last timed read are bracketed by "@reset" and
+"@count open|read <workload>" lines (outside the timed part); after each the script waits for one
+line on stdin (the driver reads the relay's request counts there).
 """
 import argparse
 import hashlib
@@ -181,23 +181,23 @@ def main():
             src, origin, shape = array_of(man["row"]["dataset"]), man["row"]["origin"], man["row"]["shape"]
         else:
             src, origin, shape = array_of({"zlib": "cube_zlib", "blosc": "cube_blosc", "many": "many_chunks"}[w]), None, None
+        if args.count:
+            mark("reset")
         a = open_array(src)
+        if args.count:
+            mark("count open " + w)
         digest = sha(read(a, origin, shape))  # warm-up
         best = float("inf")
-        for _ in range(args.iters):
+        for i in range(args.iters):
+            last = i == args.iters - 1
+            if args.count and last:
+                mark("reset")
             t0 = time.perf_counter()
             r = read(a, origin, shape)
             best = min(best, time.perf_counter() - t0)
-            if sha(r) != digest:
-                digest = "differs-between-runs"
-            del r
-        if args.count:
-            mark("reset")
-            a = open_array(src)
-            mark("count open " + w)
-            r = read(a, origin, shape)
-            mark("count read " + w)
-            if sha(r) != digest:
+            if args.count and last:
+                mark("count read " + w)
+            if last and sha(r) != digest:
                 digest = "differs-between-runs"
             del r
         print("RESULT %s %s %.6f %s" % (args.lib, w, best, digest), flush=True)
