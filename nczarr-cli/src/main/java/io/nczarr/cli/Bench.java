@@ -47,8 +47,16 @@ final class Bench {
                     targets.add(v);
                 }
             }
-            if (targets.isEmpty() || (!vars.isEmpty() && targets.size() < vars.size())) {
-                throw new IllegalArgumentException("no such variable(s) in " + vars);
+            List<String> missing = new ArrayList<>(vars);
+            for (Variable v : targets) {
+                missing.remove(v.getShortName());
+                missing.remove(v.getFullName());
+            }
+            if (!missing.isEmpty()) {
+                throw new IllegalArgumentException("no variable " + String.join(", ", missing) + " in the dataset");
+            }
+            if (targets.isEmpty()) {
+                throw new IllegalArgumentException("the dataset has no variables");
             }
             out.printf(
                     Locale.ROOT,

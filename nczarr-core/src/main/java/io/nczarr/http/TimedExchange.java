@@ -3,10 +3,13 @@ package io.nczarr.http;
 import io.nczarr.error.StoreException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * One request and its response, headers and body together, within the request timeout. On a
@@ -91,12 +95,46 @@ public final class TimedExchange {
                     ? new StoreException(location, null, s.detail(), true, s.getCause())
                     : new StoreException(location, null, s.detail() + " (" + what + ")", false, null);
         }
+        if (causedBy(c, UnresolvedAddressException.class) || causedBy(c, UnknownHostException.class)) {
+            // the same lookup fails the same way: not retried
+            return new StoreException(
+                    location, null, "unknown host '" + host() + "' (DNS lookup failed) during " + what, false, c);
+        }
+        if (causedBy(c, SSLException.class)) {
+            return new StoreException(
+                    location,
+                    null,
+                    "TLS handshake with " + host() + " failed during " + what
+                            + " (if the server speaks plain HTTP, use an http:// URL)",
+                    false,
+                    c);
+        }
         if (c instanceof IOException io) {
             // connection refused/reset/closed, EOF mid-body: transient
             return new StoreException(
                     location, null, "connection failed during " + what + ": " + describe(io), true, io);
         }
         return new StoreException(location, null, what + " failed: " + c, false, c);
+    }
+
+    private static boolean causedBy(Throwable t, Class<? extends Throwable> type) {
+        for (int i = 0; i < CAUSE_DEPTH && t != null; i++) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+            t = t.getCause();
+        }
+        return false;
+    }
+
+    /** The server's host[:port] for messages. */
+    private String host() {
+        try {
+            String authority = URI.create(location).getRawAuthority();
+            return authority != null ? authority : location;
+        } catch (IllegalArgumentException e) {
+            return location;
+        }
     }
 
     private static void abort(CompletableFuture<?> f, AtomicReference<BodySink> sink) {

@@ -183,4 +183,13 @@ class HttpRangeSourceErrorTest {
         assertTrue(e.isRetryable());
         assertEquals(server.url("/data.bin"), e.dataset());
     }
+
+    @Test
+    void unknownHostIsNamedAndNotRetried() {
+        try (HttpRangeSource s = HttpRangeSource.open(URI.create("http://no-such-host.invalid/x.nc"), CONFIG)) {
+            StoreException e = readFails(s);
+            assertFalse(e.isRetryable());
+            assertTrue(e.detail().startsWith("unknown host 'no-such-host.invalid' (DNS lookup failed)"), e.detail());
+        }
+    }
 }
