@@ -111,13 +111,13 @@ public final class S3Store implements Store {
     }
 
     /**
-     * The bucket's failure as a {@link StoreException} of this dataset and key (the detail keeps the bucket's
-     * text, which starts with the object's full URL, so it can be copied); interruptions pass unchanged (the
-     * read was cancelled, the store is fine).
+     * The bucket's failure as a {@link StoreException} of this dataset and key: its detail without the object's
+     * URL, which the dataset and key already spell ({@code dataset: key: S3 GET failed ...}); interruptions pass
+     * unchanged (the read was cancelled, the store is fine).
      */
     private IOException failure(String key, IOException e) {
         if (e instanceof StoreException s && s.dataset() == null) {
-            return new StoreException(location, key, s.getMessage(), s.isRetryable(), s);
+            return new StoreException(location, key, s.detail(), s.isRetryable(), s);
         }
         if (e instanceof NcZarrException n) {
             return n.withContext(location, key, null);

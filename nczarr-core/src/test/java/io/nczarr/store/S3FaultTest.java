@@ -246,7 +246,9 @@ class S3FaultTest {
         assertTrue(e instanceof StoreException, "not a StoreException: " + e);
         assertEquals(s.retryable(), ((StoreException) e).isRetryable(), m);
         assertTrue(m.contains(s.says()), "says '" + s.says() + "': " + m);
-        assertTrue(m.contains(proxy.endpoint() + BROKEN_CHUNK), "names the object's URL: " + m);
+        String dataset = proxy.endpoint() + "/" + BUCKET + "/" + KEY;
+        assertTrue(m.startsWith(dataset + ": precip/0.0.1: "), "names the dataset and the object key: " + m);
+        assertEquals(m.indexOf(dataset), m.lastIndexOf(dataset), "says the URL once: " + m);
         assertTrue(m.contains("precip"), "names the variable: " + m);
         for (String secret : LocalS3Secrets.all()) {
             assertFalse(m.contains(secret), "shows a secret: " + m);
