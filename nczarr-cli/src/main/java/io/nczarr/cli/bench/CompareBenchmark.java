@@ -172,13 +172,12 @@ public final class CompareBenchmark {
         try (NcZarrOptions javaZlib = NcZarrOptions.builder()
                 .codecs(CodecRegistry.standard(NativeCodecs.none()))
                 .build()) {
-            for (String row : local) {
+            for (String row : local) { // row by row: every reader of a row within seconds of each other
                 measureOursLocal(row, javaZlib);
-            }
-            for (String lib : cfg.libs()) {
-                if (!local.isEmpty()) {
-                    python(lib, List.of(), local, cfg.iters(), null);
+                for (String lib : cfg.libs()) {
+                    python(lib, List.of(), List.of(row), cfg.iters(), null);
                 }
+                load.put(row, loadAverage().split(" ")[0]);
             }
             if (cfg.rows().contains("s3-many") || cfg.rows().contains("s3-zlib")) {
                 s3(javaZlib);
@@ -223,7 +222,6 @@ public final class CompareBenchmark {
                 put(row, OURS_JAVA_ZLIB, oursRead(localUrl(dataset), var, null, javaZlib, cfg.iters(), null));
             }
         }
-        load.put(row, loadAverage().split(" ")[0]);
     }
 
     private int[][] rowSection() {
@@ -351,10 +349,10 @@ public final class CompareBenchmark {
                 if (row.equals("s3-zlib")) {
                     put(row, OURS_JAVA_ZLIB, oursRead(url, var, null, javaZlib, cfg.s3Iters(), proxy));
                 }
+                for (String lib : cfg.libs()) {
+                    python(lib, List.of("--s3", proxy.endpoint() + "/bench"), List.of(row), cfg.s3Iters(), proxy);
+                }
                 load.put(row, loadAverage().split(" ")[0]);
-            }
-            for (String lib : cfg.libs()) {
-                python(lib, List.of("--s3", proxy.endpoint() + "/bench"), rows, cfg.s3Iters(), proxy);
             }
         } finally {
             Files.deleteIfExists(aws.resolve("credentials"));
@@ -613,7 +611,9 @@ public final class CompareBenchmark {
         if (Double.isNaN(s)) {
             return "–";
         }
-        return s < 1 ? String.format(Locale.ROOT, "%.3g ms", s * 1e3) : String.format(Locale.ROOT, "%.2f s", s);
+        return s * 1e3 < 999.5
+                ? String.format(Locale.ROOT, "%.3g ms", s * 1e3)
+                : String.format(Locale.ROOT, "%.2f s", s);
     }
 
     private static String ratio(Cell ours, Cell theirs) {
@@ -658,7 +658,7 @@ public final class CompareBenchmark {
             h.append(" | ours ÷ ").append(name(l));
             sep.append("|---:");
         }
-        h.append(" | requests: open / read | values (sha256) | load |");
+        h.append(" | requests: open / read | values (sha256) | load (end of row) |");
         sep.append("|---|---|---:|");
         System.out.printf(
                 Locale.ROOT,
