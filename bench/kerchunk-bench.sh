@@ -3,8 +3,8 @@
 # references in the loopback S3 server behind a relay with a fixed latency per request; the whole variable
 # read (a) through the references, (b) with mode=bytes, (c) with xarray + kerchunk + fsspec/s3fs in Python.
 # Prints a Markdown table (docs/performance.md, "Kerchunk references").
-# Needs a venv with test-data/requirements-kerchunk.txt plus s3fs and xarray (bench/requirements: see
-# docs/performance.md); PYTHON defaults to /tmp/venv-13/bin/python.
+# Needs a venv with test-data/requirements-kerchunk.txt (its last lines pin s3fs and xarray for (c));
+# PYTHON defaults to /tmp/venv-13/bin/python.
 # usage: bench/kerchunk-bench.sh [latencyMs=20] [runs=3]
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
