@@ -183,6 +183,25 @@ class HttpAndReferencesTest {
         assertEquals(0, c.list(), c.toString());
     }
 
+    @Test
+    void aReferencedCodecThisReaderLacksFailsOnlyItsVariable() throws IOException {
+        Files.write(tmp.resolve("blob.bin"), new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40});
+        String arr = "{\\\"shape\\\": [2], \\\"chunks\\\": [2], \\\"dtype\\\": \\\"<f4\\\", \\\"fill_value\\\": null,"
+                + " \\\"order\\\": \\\"C\\\", \\\"filters\\\": null, \\\"zarr_format\\\": 2, \\\"compressor\\\": %s}";
+        String refs = "{\"version\": 1, \"refs\": {\".zgroup\": \"{\\\"zarr_format\\\": 2}\","
+                + " \"grib/.zarray\": \"" + String.format(arr, "{\\\"id\\\": \\\"grib\\\"}") + "\","
+                + " \"grib/0\": [\"blob.bin\", 0, 8],"
+                + " \"plain/.zarray\": \"" + String.format(arr, "null") + "\","
+                + " \"plain/0\": [\"blob.bin\", 0, 8]}}";
+        Path json = Files.writeString(tmp.resolve("codec.json"), refs);
+        try (NetcdfFile nc = NcZarrFiles.open(json.toUri() + "#mode=kerchunk")) {
+            assertEquals(2.0f, nc.findVariable("plain").read().getFloat(1));
+            IOException x = assertThrows(
+                    IOException.class, () -> nc.findVariable("grib").read());
+            assertTrue(x.getMessage().contains("grib"), x.getMessage());
+        }
+    }
+
     static long countChunkRefs(String name) throws IOException {
         String json = Files.readString(KerchunkConformanceTest.dir().resolve(name), StandardCharsets.UTF_8);
         return json.split("\"\\{\\{u}}\"", -1).length - 1L;
