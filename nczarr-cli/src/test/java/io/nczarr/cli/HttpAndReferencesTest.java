@@ -109,6 +109,58 @@ class HttpAndReferencesTest {
     }
 
     @Test
+    void shardedZarrV3OverHttpReadsByRanges() throws Exception {
+        Corpus.Entry e = v3("v3_sharding");
+        Path copy = consolidatedV3Copy(e.path(), tmp.resolve("sharding.zarr"));
+        http.putTree("/v3c/sharding", copy);
+        http.resetCounters();
+        ManifestCompare.assertConforms(e, manifest(http.url("/v3c/sharding") + "#mode=zarr", e.name()), tmp, "http");
+        // one element: the shard's index by a suffix range, then only its inner chunk by a range
+        try (NetcdfFile nc = NcZarrFiles.open(http.url("/v3c/sharding") + "#mode=zarr")) {
+            ucar.nc2.Variable end = nc.findVariable("end");
+            end.setCaching(false); // cdm would read a small variable whole
+            http.resetCounters();
+            end.read("0:0,0:0");
+        }
+        assertTrue(
+                http.ranges().stream().anyMatch(r -> r.startsWith("bytes=-")),
+                "shard index by suffix: " + http.ranges());
+        assertTrue(
+                http.ranges().stream().anyMatch(r -> r.startsWith("bytes=") && !r.startsWith("bytes=-")),
+                "inner chunk by range: " + http.ranges());
+    }
+
+    /**
+     * A copy of a v3 store whose root zarr.json carries every other node inline ({@code consolidated_metadata},
+     * as zarr.consolidate_metadata writes it): the metadata is zarr-python's, only gathered.
+     */
+    static Path consolidatedV3Copy(Path src, Path dst) throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper om = Manifest.MAPPER;
+        ObjectNode meta = om.createObjectNode();
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path rel = src.relativize(p);
+                Path out = dst.resolve(rel.toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(out);
+                    continue;
+                }
+                Files.copy(p, out);
+                if (p.getFileName().toString().equals("zarr.json") && rel.getParent() != null) {
+                    meta.set(rel.getParent().toString().replace('\\', '/'), om.readTree(p.toFile()));
+                }
+            }
+        }
+        ObjectNode root = (ObjectNode) om.readTree(dst.resolve("zarr.json").toFile());
+        ObjectNode cm = root.putObject("consolidated_metadata");
+        cm.put("kind", "inline");
+        cm.put("must_understand", false);
+        cm.set("metadata", meta);
+        om.writeValue(dst.resolve("zarr.json").toFile(), root);
+        return dst;
+    }
+
+    @Test
     void sniffingAnHttpUrlWithoutModeTakesOneSmallGet() throws IOException {
         // a netCDF-4 file: cdm's own reader over byte ranges
         try (NetcdfFile nc = NcZarrFiles.open(http.url("/k/nc4.nc"))) {
