@@ -109,6 +109,58 @@ class HttpAndReferencesTest {
     }
 
     @Test
+    void shardedZarrV3OverHttpReadsByRanges() throws Exception {
+        Corpus.Entry e = v3("v3_sharding");
+        Path copy = consolidatedV3Copy(e.path(), tmp.resolve("sharding.zarr"));
+        http.putTree("/v3c/sharding", copy);
+        http.resetCounters();
+        ManifestCompare.assertConforms(e, manifest(http.url("/v3c/sharding") + "#mode=zarr", e.name()), tmp, "http");
+        // one element: the shard's index by a suffix range, then only its inner chunk by a range
+        try (NetcdfFile nc = NcZarrFiles.open(http.url("/v3c/sharding") + "#mode=zarr")) {
+            ucar.nc2.Variable end = nc.findVariable("end");
+            end.setCaching(false); // cdm would read a small variable whole
+            http.resetCounters();
+            end.read("0:0,0:0");
+        }
+        assertTrue(
+                http.ranges().stream().anyMatch(r -> r.startsWith("bytes=-")),
+                "shard index by suffix: " + http.ranges());
+        assertTrue(
+                http.ranges().stream().anyMatch(r -> r.startsWith("bytes=") && !r.startsWith("bytes=-")),
+                "inner chunk by range: " + http.ranges());
+    }
+
+    /**
+     * A copy of a v3 store whose root zarr.json carries every other node inline ({@code consolidated_metadata},
+     * as zarr.consolidate_metadata writes it): the metadata is zarr-python's, only gathered.
+     */
+    static Path consolidatedV3Copy(Path src, Path dst) throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper om = Manifest.MAPPER;
+        ObjectNode meta = om.createObjectNode();
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                Path rel = src.relativize(p);
+                Path out = dst.resolve(rel.toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(out);
+                    continue;
+                }
+                Files.copy(p, out);
+                if (p.getFileName().toString().equals("zarr.json") && rel.getParent() != null) {
+                    meta.set(rel.getParent().toString().replace('\\', '/'), om.readTree(p.toFile()));
+                }
+            }
+        }
+        ObjectNode root = (ObjectNode) om.readTree(dst.resolve("zarr.json").toFile());
+        ObjectNode cm = root.putObject("consolidated_metadata");
+        cm.put("kind", "inline");
+        cm.put("must_understand", false);
+        cm.set("metadata", meta);
+        om.writeValue(dst.resolve("zarr.json").toFile(), root);
+        return dst;
+    }
+
+    @Test
     void sniffingAnHttpUrlWithoutModeTakesOneSmallGet() throws IOException {
         // a netCDF-4 file: cdm's own reader over byte ranges
         try (NetcdfFile nc = NcZarrFiles.open(http.url("/k/nc4.nc"))) {
@@ -181,6 +233,25 @@ class HttpAndReferencesTest {
         assertTrue(c.get() < countChunkRefs("nc4.v1.json") / 2, c.toString());
         assertEquals(0, c.head(), c.toString());
         assertEquals(0, c.list(), c.toString());
+    }
+
+    @Test
+    void aReferencedCodecThisReaderLacksFailsOnlyItsVariable() throws IOException {
+        Files.write(tmp.resolve("blob.bin"), new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40});
+        String arr = "{\\\"shape\\\": [2], \\\"chunks\\\": [2], \\\"dtype\\\": \\\"<f4\\\", \\\"fill_value\\\": null,"
+                + " \\\"order\\\": \\\"C\\\", \\\"filters\\\": null, \\\"zarr_format\\\": 2, \\\"compressor\\\": %s}";
+        String refs = "{\"version\": 1, \"refs\": {\".zgroup\": \"{\\\"zarr_format\\\": 2}\","
+                + " \"grib/.zarray\": \"" + String.format(arr, "{\\\"id\\\": \\\"grib\\\"}") + "\","
+                + " \"grib/0\": [\"blob.bin\", 0, 8],"
+                + " \"plain/.zarray\": \"" + String.format(arr, "null") + "\","
+                + " \"plain/0\": [\"blob.bin\", 0, 8]}}";
+        Path json = Files.writeString(tmp.resolve("codec.json"), refs);
+        try (NetcdfFile nc = NcZarrFiles.open(json.toUri() + "#mode=kerchunk")) {
+            assertEquals(2.0f, nc.findVariable("plain").read().getFloat(1));
+            IOException x = assertThrows(
+                    IOException.class, () -> nc.findVariable("grib").read());
+            assertTrue(x.getMessage().contains("grib"), x.getMessage());
+        }
     }
 
     static long countChunkRefs(String name) throws IOException {

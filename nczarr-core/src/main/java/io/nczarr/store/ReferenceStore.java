@@ -195,7 +195,8 @@ public final class ReferenceStore implements Store {
 
     /** fsspec's Parquet references: a folder with {@code .zmetadata} holding {@code record_size}, or {@code *.parq}. */
     private static void refuseParquet(String location, Path p) throws IOException {
-        String name = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
+        Path file = p.getFileName();
+        String name = file == null ? "" : file.toString().toLowerCase(Locale.ROOT);
         if (name.endsWith(".parq") || name.endsWith(".parquet")) {
             throw parquet(location);
         }

@@ -39,7 +39,9 @@ final class ReferenceTargets implements Closeable {
 
     private final HttpObjects http;
     private final Map<Path, FileChannel> files = new ConcurrentHashMap<>();
-    private final Map<String, S3Bucket> buckets = new ConcurrentHashMap<>();
+    /** Guarded by itself. */
+    private final Map<String, S3Bucket> buckets = new java.util.HashMap<>();
+
     private volatile boolean closed;
 
     ReferenceTargets(StoreResources resources, Map<String, String> parameters, String s3Authority, HttpSettings http) {
@@ -219,12 +221,8 @@ final class ReferenceTargets implements Closeable {
 
     private S3Bucket bucket(URI target, S3Location loc) throws IOException {
         String id = loc.endpoint() + "|" + loc.bucket() + "|" + loc.pathStyle() + "|" + loc.hostRegion();
-        S3Bucket b = buckets.get(id);
-        if (b != null) {
-            return b;
-        }
         synchronized (buckets) {
-            b = buckets.get(id);
+            S3Bucket b = buckets.get(id);
             if (b == null) {
                 ensureOpen();
                 S3Settings settings;
