@@ -155,25 +155,24 @@ public final class AggregationBench {
                 "print('READ', t2 - t1, float(a.astype('f8').sum()), flush=True)");
         Path py = Files.createTempFile("aggbench", ".py");
         Files.writeString(py, script);
-        proxy.reset();
         Process p = new ProcessBuilder(python, py.toString(), proxy.endpoint().toString(), dir.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
-        var out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String open = out.readLine();
-        long openGets =
-                proxy.counts().get() + proxy.counts().head() + proxy.counts().list();
-        if (open == null) {
-            p.waitFor(60, TimeUnit.SECONDS);
+        String open;
+        String read = null;
+        try (var out = new java.io.BufferedReader(
+                        new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                var in = p.getOutputStream()) {
+            open = out.readLine();
+            if (open != null) {
+                in.write('\n');
+                in.flush();
+                read = out.readLine();
+            }
+        } finally {
+            p.waitFor(600, TimeUnit.SECONDS);
             Files.deleteIfExists(py);
-            return "| cfdm (Python) | failed (see stderr) | | |";
         }
-        proxy.reset();
-        p.getOutputStream().write('\n');
-        p.getOutputStream().flush();
-        String read = out.readLine();
-        p.waitFor(600, TimeUnit.SECONDS);
-        Files.deleteIfExists(py);
         if (open == null || read == null) {
             return "| cfdm (Python) | failed (see stderr) | | |";
         }
