@@ -20,6 +20,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import ucar.ma2.Array;
@@ -247,27 +248,10 @@ public final class Manifest {
         return s.substring(0, e);
     }
 
+    /** SCHEMA.md's type names: the CDL names, and {@code enum1/2/4}, {@code structure}, {@code opaque}... otherwise. */
     static String typeName(DataType t, boolean unsigned) {
-        switch (t) {
-            case BYTE:
-                return unsigned ? "ubyte" : "byte";
-            case SHORT:
-                return unsigned ? "ushort" : "short";
-            case INT:
-                return unsigned ? "uint" : "int";
-            case LONG:
-                return unsigned ? "uint64" : "int64";
-            case FLOAT:
-                return "float";
-            case DOUBLE:
-                return "double";
-            case CHAR:
-                return "char";
-            case STRING:
-                return "string";
-            default:
-                return t.toString().toLowerCase();
-        }
+        String cdl = t.isEnum() ? null : CdlWriter.typeName(t, unsigned);
+        return cdl != null ? cdl : t.toString().toLowerCase(Locale.ROOT);
     }
 
     /** A value as a manifest number: exact integers (unsigned as such), floats widened exactly. */
