@@ -35,10 +35,26 @@ public final class OpenDataset implements Closeable {
         return options;
     }
 
-    /** A reader of one variable's sections, on the read threads this store wants, within the options' limits. */
+    /**
+     * A reader of one variable's sections, on the read threads this store wants, within the options' limits:
+     * remote reads keep the store's concurrency in flight unless their chunks (fetched and decoded) would take
+     * more than {@link #inFlightBytes} together.
+     */
     public ChunkReader reader(VarModel variable) {
+        long elements = variable.array().chunkElements();
+        int itemSize = Math.max(1, variable.element().itemSize());
+        long chunkBytes = elements > (Long.MAX_VALUE / 4) / itemSize ? Long.MAX_VALUE / 4 : elements * itemSize;
         return new ChunkReader(
-                store, variable, options.codecs(), options.readPool().forStore(store), options.limits());
+                store,
+                variable,
+                options.codecs(),
+                options.readPool().forStore(store, 2 * chunkBytes, inFlightBytes()),
+                options.limits());
+    }
+
+    /** What the chunks in flight of one remote read may hold: a quarter of the read limit, at most 256 MiB. */
+    long inFlightBytes() {
+        return Math.min(256L << 20, options.limits().maxReadBytes() / 4);
     }
 
     @Override

@@ -9,7 +9,8 @@ import java.util.Map;
  * property of the same name (the fragment wins):
  *
  * <ul>
- *   <li>{@code nczarr.s3.concurrency}: requests in flight per read (default 16);
+ *   <li>{@code nczarr.s3.concurrency}: requests in flight per read (default 64; fewer for large chunks,
+ *       so that the chunks in flight fit in a quarter of the read limit, at most 256 MiB);
  *   <li>{@code nczarr.s3.maxConnections}: connections per client (default 64, at least the concurrency);
  *   <li>{@code nczarr.s3.maxAttempts}: attempts per request including the first (default 4);
  *   <li>{@code nczarr.s3.retryBaseDelayMs}: first backoff, doubling with jitter up to 20 s, five times
@@ -42,7 +43,7 @@ public record S3Tuning(
     public static final String REQUEST_TIMEOUT_MS = "nczarr.s3.requestTimeoutMs";
     public static final String SDK_GETS = "nczarr.s3.sdkGets";
 
-    public static final int DEFAULT_CONCURRENCY = 16;
+    public static final int DEFAULT_CONCURRENCY = 64;
     public static final int DEFAULT_MAX_CONNECTIONS = 64;
     public static final int DEFAULT_MAX_ATTEMPTS = 4;
     public static final long DEFAULT_RETRY_BASE_DELAY_MS = 100;

@@ -106,6 +106,16 @@ public final class ReadPool implements AutoCloseable {
      * tasks in flight as the store asks for (and at most the pool's size).
      */
     public ExecutorService forStore(Store store) {
+        return forStore(store, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #forStore(Store)}, with no more tasks in flight on the request pool than fit in {@code
+     * inFlightBytes} when each holds {@code taskBytes} (a fetched object and its decoded chunk), but at least
+     * {@link #MIN_IN_FLIGHT}: many small chunks get the store's whole concurrency, a few large ones only what
+     * the memory budget allows.
+     */
+    public ExecutorService forStore(Store store, long taskBytes, long inFlightBytes) {
         int n = store.preferredConcurrency();
         if (n <= 0) {
             return decodePool();
@@ -113,8 +123,14 @@ public final class ReadPool implements AutoCloseable {
         if (n == 1) {
             return null;
         }
+        if (taskBytes > 0) {
+            n = (int) Math.max(MIN_IN_FLIGHT, Math.min(n, inFlightBytes / taskBytes));
+        }
         return new LimitedExecutor(requestPool(), Math.min(n, requestThreads));
     }
+
+    /** Remote reads keep at least this many requests in flight, whatever the chunk size. */
+    public static final int MIN_IN_FLIGHT = 2;
 
     /** Stops the pools: running tasks finish, queued tasks are dropped; later use is an error. */
     @Override

@@ -133,7 +133,7 @@ public final class S3Store implements Store {
         return false;
     }
 
-    /** Requests in flight per read ({@code nczarr.s3.concurrency}, default 16). */
+    /** Requests in flight per read ({@code nczarr.s3.concurrency}, default 64). */
     @Override
     public int preferredConcurrency() {
         return bucket.settings().tuning().concurrency();

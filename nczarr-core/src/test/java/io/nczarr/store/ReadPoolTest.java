@@ -91,6 +91,36 @@ class ReadPoolTest {
     }
 
     @Test
+    void largeChunksGetOnlyWhatTheInFlightBudgetHolds() throws Exception {
+        try (ReadPool pool = new ReadPool(1, 64, "t")) {
+            // 8 MB per task in a 32 MB budget: 4 in flight of the 64 the store asks for
+            assertEquals(4, peakOf(pool.forStore(wanting(64), 8 << 20, 32 << 20), 4));
+            // small chunks: the store's concurrency
+            assertEquals(6, peakOf(pool.forStore(wanting(6), 800, 32 << 20), 6));
+            // a task larger than the whole budget: still the floor, never a stall
+            assertEquals(ReadPool.MIN_IN_FLIGHT, peakOf(pool.forStore(wanting(64), 1L << 40, 32 << 20), 2));
+        }
+    }
+
+    /** The most tasks that ran at once out of 20, once {@code expected} are seen running at the gate. */
+    private static int peakOf(ExecutorService executor, int expected) throws Exception {
+        Gate gate = new Gate();
+        AtomicInteger in = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        List<Future<?>> all = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            all.add(executor.submit(() -> gate.hold(in, peak)));
+        }
+        gate.awaitRunning(in, expected);
+        Thread.sleep(50); // room for a task over the limit to show up
+        gate.open();
+        for (Future<?> f : all) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        return peak.get();
+    }
+
+    @Test
     void aStoreAskingForMoreThanThePoolHasGetsThePool() throws Exception {
         try (ReadPool pool = new ReadPool(1, 2, "t")) {
             ExecutorService many = pool.forStore(wanting(64));
