@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
@@ -39,6 +41,10 @@ public final class DirectoryStore implements Store {
     private final Path root;
     private final ByteLimit objectLimit;
     private final boolean allowSymlinksOut;
+    /** Folder → its real path (links resolved), bounded: a dataset has few folders, a hostile one many. */
+    private final Map<Path, Path> realFolders = new ConcurrentHashMap<>();
+
+    private static final int MAX_CACHED_FOLDERS = 10_000;
 
     /** A store whose whole-object reads are bounded by the default object limit for this heap. */
     public DirectoryStore(Path root) throws IOException {
@@ -89,17 +95,19 @@ public final class DirectoryStore implements Store {
      * @throws StoreException when it leads out of the dataset or is not a regular file
      */
     private Optional<Path> object(String key) throws IOException {
-        Optional<Path> real = realPath(key);
-        if (real.isEmpty()) {
-            return real;
-        }
-        BasicFileAttributes a;
-        try {
-            a = Files.readAttributes(real.get(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
+        Found found = realPath(key);
+        if (found == null) {
             return Optional.empty();
-        } catch (IOException e) {
-            throw LocalFailures.of(location(), key, "cannot read the file", e);
+        }
+        BasicFileAttributes a = found.attributes();
+        if (a == null) {
+            try {
+                a = Files.readAttributes(found.real(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (NoSuchFileException e) {
+                return Optional.empty();
+            } catch (IOException e) {
+                throw LocalFailures.of(location(), key, "cannot read the file", e);
+            }
         }
         if (a.isDirectory()) {
             return Optional.empty();
@@ -107,26 +115,45 @@ public final class DirectoryStore implements Store {
         if (!a.isRegularFile()) {
             throw refused(key, "not a regular file (a device, FIFO or socket); only regular files are read");
         }
-        return real;
+        return Optional.of(found.real());
     }
 
+    /** Where a key really is, and its attributes when already known (not a link). */
+    private record Found(Path real, BasicFileAttributes attributes) {}
+
     /**
-     * Where {@code key} really is, every link resolved; empty when nothing is there.
+     * Where {@code key} really is, every link resolved; empty when nothing is there. One {@code lstat} of the
+     * object when it is not a link itself: its folder's real path is resolved once per store (folders of a
+     * dataset do not move while it is read), so a chunk costs no walk of every path component.
      *
      * @throws StoreException when that is outside the dataset and such links are not allowed
      */
-    private Optional<Path> realPath(String key) throws IOException {
+    private Found realPath(String key) throws IOException {
         Path p = resolve(key);
-        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            return Optional.empty(); // the common miss, without the cost of resolving links
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return null; // the common miss, without the cost of resolving links
+        } catch (IOException e) {
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+                return null; // below a file, say: nothing there
+            }
+            throw LocalFailures.of(location(), key, "cannot read the file attributes", e);
         }
         Path real;
-        try {
-            real = p.toRealPath();
-        } catch (NoSuchFileException e) {
-            return Optional.empty(); // a dangling link, or removed meanwhile
-        } catch (IOException e) {
-            throw LocalFailures.of(location(), key, "cannot resolve the path", e);
+        if (!a.isSymbolicLink() && !key.isEmpty()) {
+            Path folder = realFolder(key, p.getParent());
+            if (folder == null) {
+                return null;
+            }
+            real = folder.resolve(p.getFileName());
+        } else {
+            real = resolveLinks(key, p);
+            if (real == null) {
+                return null;
+            }
+            a = null; // the attributes of the link, not of what it leads to
         }
         if (!allowSymlinksOut && !real.startsWith(root)) {
             throw refused(
@@ -134,7 +161,30 @@ public final class DirectoryStore implements Store {
                     "leads outside the dataset directory through a symbolic link; refused (set the system"
                             + " property nczarr.store.allowSymlinksOut=true to allow links out of the dataset)");
         }
-        return Optional.of(real);
+        return new Found(real, a);
+    }
+
+    /** The real path of the folder holding {@code key}, from the cache or resolved once; null if it vanished. */
+    private Path realFolder(String key, Path folder) throws IOException {
+        Path known = realFolders.get(folder);
+        if (known != null) {
+            return known;
+        }
+        Path real = resolveLinks(key, folder);
+        if (real != null && realFolders.size() < MAX_CACHED_FOLDERS) {
+            realFolders.put(folder, real);
+        }
+        return real;
+    }
+
+    private Path resolveLinks(String key, Path p) throws IOException {
+        try {
+            return p.toRealPath();
+        } catch (NoSuchFileException e) {
+            return null; // a dangling link, or removed meanwhile
+        } catch (IOException e) {
+            throw LocalFailures.of(location(), key, "cannot resolve the path", e);
+        }
     }
 
     /** A refusal that trying again will not change; it names the key only, never what the link points at. */
@@ -215,11 +265,11 @@ public final class DirectoryStore implements Store {
     @Override
     public List<String> list(String prefix) throws IOException {
         String dirKey = StoreKeys.trim(prefix);
-        Optional<Path> real = realPath(dirKey);
-        if (real.isEmpty() || !Files.isDirectory(real.get(), LinkOption.NOFOLLOW_LINKS)) {
+        Found found = realPath(dirKey);
+        if (found == null || !Files.isDirectory(found.real(), LinkOption.NOFOLLOW_LINKS)) {
             return List.of();
         }
-        Path dir = real.get();
+        Path dir = found.real();
         List<String> names = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
             s.forEach(p -> names.add(p.getFileName().toString()));

@@ -253,7 +253,9 @@ class S3SettingsTest {
 
     @Test
     void tuningFromFragmentAndProperties() throws IOException {
-        assertEquals(S3Tuning.DEFAULT_CONCURRENCY, resolve("s3://bucket/k", Map.of()).tuning().concurrency());
+        assertEquals(
+                S3Tuning.DEFAULT_CONCURRENCY,
+                resolve("s3://bucket/k", Map.of()).tuning().concurrency());
         props.put(S3Tuning.CONCURRENCY, "4");
         assertEquals(4, resolve("s3://bucket/k", Map.of()).tuning().concurrency());
         assertEquals(
