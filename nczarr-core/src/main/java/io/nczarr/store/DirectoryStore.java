@@ -142,12 +142,14 @@ public final class DirectoryStore implements Store {
             throw LocalFailures.of(location(), key, "cannot read the file attributes", e);
         }
         Path real;
-        if (!a.isSymbolicLink() && !key.isEmpty()) {
-            Path folder = realFolder(key, p.getParent());
+        Path parent = p.getParent();
+        Path name = p.getFileName();
+        if (!a.isSymbolicLink() && !key.isEmpty() && parent != null && name != null) {
+            Path folder = realFolder(key, parent);
             if (folder == null) {
                 return null;
             }
-            real = folder.resolve(p.getFileName());
+            real = folder.resolve(name);
         } else {
             real = resolveLinks(key, p);
             if (real == null) {
