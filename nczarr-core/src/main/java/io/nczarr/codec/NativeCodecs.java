@@ -8,14 +8,18 @@ package io.nczarr.codec;
  */
 public final class NativeCodecs {
 
-    private static final NativeCodecs NONE = new NativeCodecs(false, "native codecs not used");
+    private static final NativeCodecs NONE = new NativeCodecs(false, "native codecs not used", false);
+    /** Binds on first question: a dataset without zlib chunks never loads JNA (~70 classes, 50-80 ms). */
+    private static final NativeCodecs SYSTEM = new NativeCodecs(false, null, true);
 
     private final boolean deflate;
     private final String description;
+    private final boolean lazy;
 
-    private NativeCodecs(boolean deflate, String description) {
+    private NativeCodecs(boolean deflate, String description, boolean lazy) {
         this.deflate = deflate;
         this.description = description;
+        this.lazy = lazy;
     }
 
     /** Pure Java only. */
@@ -23,24 +27,27 @@ public final class NativeCodecs {
         return NONE;
     }
 
-    /** Whatever of the native libraries loads; binding happens once per process (JNA registers per class). */
+    /**
+     * Whatever of the native libraries the system has, looked for when a codec first asks (binding
+     * happens once per process: JNA registers per class).
+     */
     public static NativeCodecs load() {
-        return Loaded.INSTANCE;
+        return SYSTEM;
     }
 
     /** Whether {@code zlib} is decoded by libdeflate. */
     public boolean hasDeflate() {
-        return deflate;
+        return lazy ? Loaded.INSTANCE.deflate : deflate;
     }
 
     /** For logs and {@code nczarr} diagnostics, e.g. "libdeflate (/lib/x86_64-linux-gnu/libdeflate.so.0)". */
     public String describe() {
-        return description;
+        return lazy ? Loaded.INSTANCE.description : description;
     }
 
     @Override
     public String toString() {
-        return "NativeCodecs[" + description + "]";
+        return "NativeCodecs[" + describe() + "]";
     }
 
     private static final class Loaded {
@@ -48,9 +55,9 @@ public final class NativeCodecs {
 
         private static NativeCodecs bind() {
             try {
-                return new NativeCodecs(true, "libdeflate (" + LibDeflate.load() + ") for zlib");
+                return new NativeCodecs(true, "libdeflate (" + LibDeflate.load() + ") for zlib", false);
             } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-                return new NativeCodecs(false, "libdeflate not found (" + e.getMessage() + "): zlib in Java");
+                return new NativeCodecs(false, "libdeflate not found (" + e.getMessage() + "): zlib in Java", false);
             }
         }
     }
