@@ -1,6 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.codec.V3Fill;
 import io.nczarr.error.CodecException;
@@ -477,7 +478,7 @@ final class ZarrV3Reader {
             }
             if (V3Fill.isHex(fv)) {
                 long bits = V3Fill.hexBits(fv.textValue(), types.stored().itemsize());
-                return JsonValues.scalar(t, Json.MAPPER.getNodeFactory().numberNode(bits));
+                return JsonValues.scalar(t, JsonNodeFactory.instance.numberNode(bits));
             }
             return JsonValues.scalar(t, fv);
         } catch (CodecException | IllegalArgumentException e) {
