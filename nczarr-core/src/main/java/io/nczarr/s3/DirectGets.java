@@ -134,7 +134,7 @@ final class DirectGets implements Closeable {
             head.firstMatchingHeader("ETag").ifPresent(r::eTag);
             return new ResponseInputStream<>(r.build(), body);
         }
-        throw failure(head, body);
+        throw failure(head, body, d);
     }
 
     private SdkHttpRequest sign(SdkHttpRequest request) {
@@ -173,11 +173,17 @@ final class DirectGets implements Closeable {
     }
 
     /** The SDK's exception for an error answer: status, S3 error code and message from the XML body. */
-    private static SdkException failure(SdkHttpResponse head, AbortableInputStream body) {
+    private static SdkException failure(SdkHttpResponse head, AbortableInputStream body, Deadline d) {
         int status = head.statusCode();
         String xml;
-        try (InputStream in = body) {
-            xml = new String(in.readNBytes(MAX_ERROR_BODY), StandardCharsets.UTF_8);
+        // within the attempt's deadline: a server dripping its error body must not hold the reader
+        try (InputStream in = body;
+                BodyWatchdog.Watch w = BodyWatchdog.watch(body, d)) {
+            byte[] b = in.readNBytes(MAX_ERROR_BODY);
+            if (b.length == MAX_ERROR_BODY || w.fired()) {
+                body.abort(); // not at its end: closing would drain the rest
+            }
+            xml = new String(b, StandardCharsets.UTF_8);
         } catch (IOException e) {
             xml = "";
         }

@@ -3,20 +3,26 @@ package io.nczarr.s3;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import io.nczarr.error.StoreException;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -162,6 +168,45 @@ class DirectGetsTest {
             proxy.faults(null);
         }
         assertEquals(2, n.get());
+    }
+
+    @Test
+    void aDrippedErrorBodyEndsByTheDeadline() throws IOException {
+        // a server answering 404 with an error body of 300 bytes, one every 100 ms (30 s in all)
+        HttpServer slow = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        slow.createContext("/", x -> {
+            x.sendResponseHeaders(404, 300);
+            try (OutputStream out = x.getResponseBody()) {
+                for (int i = 0; i < 300; i++) {
+                    out.write(' ');
+                    out.flush();
+                    Thread.sleep(100);
+                }
+            } catch (IOException | InterruptedException e) {
+                // the client hung up
+            }
+        });
+        slow.setExecutor(Executors.newCachedThreadPool());
+        slow.start();
+        URI endpoint = URI.create("http://127.0.0.1:" + slow.getAddress().getPort());
+        S3Settings s = S3BucketTest.settings(
+                endpoint,
+                null,
+                null,
+                Map.of("nczarr.s3.attempttimeoutms", "700", "nczarr.s3.requesttimeoutms", "2000"));
+        long t0 = System.nanoTime();
+        try (S3Bucket b = S3Bucket.open(s, new S3ClientPool(S3ClientFactory::create))) {
+            assertTrue(b.sendsGetsDirectly());
+            try {
+                assertTrue(b.get("ds/nosuch", 100).isEmpty(), "a 404 is missing, whatever its body");
+            } catch (IOException e) {
+                assertInstanceOf(StoreException.class, e); // or a clean time-out
+            }
+        } finally {
+            slow.stop(0);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(ms < 5_000, "took " + ms + " ms");
     }
 
     @Test
