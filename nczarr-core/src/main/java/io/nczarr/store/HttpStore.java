@@ -1,6 +1,5 @@
 package io.nczarr.store;
 
-import io.nczarr.error.NcZarrException;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -9,7 +8,6 @@ import io.nczarr.http.HttpSettings;
 import io.nczarr.http.RequestStats;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -120,7 +118,7 @@ public final class HttpStore implements Store {
         } catch (HttpObjects.TooLarge e) {
             throw limit.exceeded(location, key, null, "object", e.size(), e);
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -131,7 +129,7 @@ public final class HttpStore implements Store {
         try {
             return http.getRange(u, offset, length, wholeLimit());
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -142,7 +140,7 @@ public final class HttpStore implements Store {
         try {
             return http.getSuffix(u, length, wholeLimit());
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -163,22 +161,6 @@ public final class HttpStore implements Store {
                         + " (.zmetadata for Zarr v2, consolidated_metadata in the root zarr.json for v3); write it"
                         + " with zarr.consolidate_metadata(store) in Python, or serve the store through S3 (mode=s3)",
                 null);
-    }
-
-    /** The failure as a {@link StoreException} of this dataset and key; its detail starts with the object's URL. */
-    private IOException failure(String key, IOException e) {
-        if (e instanceof StoreException s
-                && (s.dataset() == null || !s.dataset().equals(location))) {
-            String where = s.dataset() == null ? "" : s.dataset() + ": ";
-            return new StoreException(location, key, where + s.detail(), s.isRetryable(), s);
-        }
-        if (e instanceof NcZarrException n) {
-            return n.withContext(location, key, null);
-        }
-        if (e instanceof InterruptedIOException) {
-            return e;
-        }
-        return new StoreException(location, key, String.valueOf(e.getMessage()), false, e);
     }
 
     @Override

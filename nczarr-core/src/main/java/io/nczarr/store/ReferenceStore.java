@@ -442,8 +442,7 @@ public final class ReferenceStore implements Store {
         }
         String t = ReferenceTargets.name(target);
         if (e instanceof StoreException s) {
-            String detail =
-                    s.dataset() != null && !s.dataset().equals(location) ? s.dataset() + ": " + s.detail() : s.detail();
+            String detail = InnerFailures.detail(location, s);
             if (!detail.contains(t)) {
                 detail = "target " + t + ": " + detail;
             }

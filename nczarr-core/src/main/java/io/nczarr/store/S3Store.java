@@ -1,13 +1,11 @@
 package io.nczarr.store;
 
-import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,7 +71,7 @@ public final class S3Store implements Store {
         } catch (S3Bucket.ObjectTooLarge e) {
             throw limit.exceeded(location, key, null, "object", e.size(), e);
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -84,7 +82,7 @@ public final class S3Store implements Store {
         try {
             return bucket.getRange(objectKey, offset, length);
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -95,7 +93,7 @@ public final class S3Store implements Store {
         try {
             return bucket.getSuffix(objectKey, length);
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
     }
 
@@ -106,26 +104,8 @@ public final class S3Store implements Store {
         try {
             return bucket.list(p.isEmpty() ? "" : p + "/");
         } catch (IOException e) {
-            throw failure(key, e);
+            throw InnerFailures.of(location, key, e);
         }
-    }
-
-    /**
-     * The bucket's failure as a {@link StoreException} of this dataset and key: its detail without the object's
-     * URL, which the dataset and key already spell ({@code dataset: key: S3 GET failed ...}); interruptions pass
-     * unchanged (the read was cancelled, the store is fine).
-     */
-    private IOException failure(String key, IOException e) {
-        if (e instanceof StoreException s && s.dataset() == null) {
-            return new StoreException(location, key, s.detail(), s.isRetryable(), s);
-        }
-        if (e instanceof NcZarrException n) {
-            return n.withContext(location, key, null);
-        }
-        if (e instanceof InterruptedIOException) {
-            return e;
-        }
-        return new StoreException(location, key, String.valueOf(e.getMessage()), false, e);
     }
 
     @Override
