@@ -238,13 +238,14 @@ public final class ChunkReader {
         return STRING_OBJECT_BYTES + var.element().itemSize();
     }
 
-    /** Bytes one decoded chunk takes: its elements, plus the String objects a string chunk is parsed into. */
-    private long decodedChunkBytes() {
-        long bytes = (long) chunkElements * var.element().itemSize();
+    /** Bytes one decoded chunk of {@code var} takes: its elements, plus the String objects a string chunk is parsed into. */
+    public static long decodedChunkBytes(VarModel var) {
+        long elements = var.array().chunkElements();
+        long bytes = times(elements, var.element().itemSize());
         return var.element().layout() == ElementType.Layout.NUMERIC
                         || var.element().layout() == ElementType.Layout.RECORD
                 ? bytes
-                : plus(bytes, times(chunkElements, STRING_OBJECT_BYTES));
+                : plus(bytes, times(elements, STRING_OBJECT_BYTES));
     }
 
     private static long times(long a, long b) {
@@ -397,7 +398,7 @@ public final class ChunkReader {
         boolean vlen = isVlen(et);
         long expected = (long) chunkElements * et.itemSize();
         // the metadata says how large the chunk decodes: refuse before any of it is allocated
-        limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes());
+        limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes(var));
         CodecPipeline steps = pipeline();
         boolean inScratch = false;
         if (vlen) {
@@ -455,7 +456,7 @@ public final class ChunkReader {
      * after its String objects, and reaching that bound is reported as the limit it is.
      */
     private byte[] decodeVlen(String key, CodecPipeline steps, byte[] data) throws IOException {
-        long strings = decodedChunkBytes();
+        long strings = decodedChunkBytes(var);
         int bound = (int) Math.max(
                 1, Math.min(MemoryLimits.MAX_ARRAY_BYTES, limits.chunk().bytes() - strings));
         byte[] decoded;

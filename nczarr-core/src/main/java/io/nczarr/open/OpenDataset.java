@@ -41,14 +41,13 @@ public final class OpenDataset implements Closeable {
      * more than {@link #inFlightBytes} together.
      */
     public ChunkReader reader(VarModel variable) {
-        long elements = variable.array().chunkElements();
-        int itemSize = Math.max(1, variable.element().itemSize());
-        long chunkBytes = elements > (Long.MAX_VALUE / 4) / itemSize ? Long.MAX_VALUE / 4 : elements * itemSize;
+        // a task holds the fetched object (at most about the decoded size) and the decoded chunk
+        long taskBytes = Math.min(Long.MAX_VALUE / 2, ChunkReader.decodedChunkBytes(variable)) * 2;
         return new ChunkReader(
                 store,
                 variable,
                 options.codecs(),
-                options.readPool().forStore(store, 2 * chunkBytes, inFlightBytes()),
+                options.readPool().forStore(store, taskBytes, inFlightBytes()),
                 options.limits());
     }
 
