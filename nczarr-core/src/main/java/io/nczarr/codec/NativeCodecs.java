@@ -8,18 +8,16 @@ package io.nczarr.codec;
  */
 public final class NativeCodecs {
 
-    private static final NativeCodecs NONE = new NativeCodecs(false, "native codecs not used", false);
+    private static final NativeCodecs NONE = new NativeCodecs(false, "native codecs not used");
     /** Binds on first question: a dataset without zlib chunks never loads JNA (~70 classes, 50-80 ms). */
-    private static final NativeCodecs SYSTEM = new NativeCodecs(false, null, true);
+    private static final NativeCodecs SYSTEM = new NativeCodecs(false, null);
 
     private final boolean deflate;
     private final String description;
-    private final boolean lazy;
 
-    private NativeCodecs(boolean deflate, String description, boolean lazy) {
+    private NativeCodecs(boolean deflate, String description) {
         this.deflate = deflate;
         this.description = description;
-        this.lazy = lazy;
     }
 
     /** Pure Java only. */
@@ -37,12 +35,12 @@ public final class NativeCodecs {
 
     /** Whether {@code zlib} is decoded by libdeflate. */
     public boolean hasDeflate() {
-        return lazy ? Loaded.INSTANCE.deflate : deflate;
+        return this == SYSTEM ? Loaded.INSTANCE.deflate : deflate;
     }
 
     /** For logs and {@code nczarr} diagnostics, e.g. "libdeflate (/lib/x86_64-linux-gnu/libdeflate.so.0)". */
     public String describe() {
-        return lazy ? Loaded.INSTANCE.description : description;
+        return this == SYSTEM ? Loaded.INSTANCE.description : description;
     }
 
     @Override
@@ -55,9 +53,9 @@ public final class NativeCodecs {
 
         private static NativeCodecs bind() {
             try {
-                return new NativeCodecs(true, "libdeflate (" + LibDeflate.load() + ") for zlib", false);
+                return new NativeCodecs(true, "libdeflate (" + LibDeflate.load() + ") for zlib");
             } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-                return new NativeCodecs(false, "libdeflate not found (" + e.getMessage() + "): zlib in Java", false);
+                return new NativeCodecs(false, "libdeflate not found (" + e.getMessage() + "): zlib in Java");
             }
         }
     }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -227,7 +226,7 @@ final class DirectGets implements Closeable {
 
     @Override
     public String toString() {
-        return "DirectGets[" + endpoint + ", " + region.toLowerCase(Locale.ROOT) + "]";
+        return "DirectGets[" + endpoint + ", " + region + "]";
     }
 
     /** AWS answered that the bucket lives in another region: the SDK's client, which follows that, takes over. */

@@ -109,11 +109,8 @@ public record S3Tuning(
     }
 
     private static boolean flag(String key, Map<String, String> fragment, AwsEnvironment env) {
-        String v = fragment.get(key.toLowerCase(Locale.ROOT));
-        if (v == null || v.isBlank()) {
-            v = env.property(key);
-        }
-        if (v == null || v.isBlank()) {
+        String v = setting(key, fragment, env);
+        if (v == null) {
             return false;
         }
         return switch (v.trim().toLowerCase(Locale.ROOT)) {
@@ -123,12 +120,18 @@ public record S3Tuning(
         };
     }
 
-    private static long number(String key, Map<String, String> fragment, AwsEnvironment env, long dflt) {
+    /** The fragment key (lower case) if given, else the system property; {@code null} when neither is set. */
+    private static String setting(String key, Map<String, String> fragment, AwsEnvironment env) {
         String v = fragment.get(key.toLowerCase(Locale.ROOT));
         if (v == null || v.isBlank()) {
             v = env.property(key);
         }
-        if (v == null || v.isBlank()) {
+        return v == null || v.isBlank() ? null : v;
+    }
+
+    private static long number(String key, Map<String, String> fragment, AwsEnvironment env, long dflt) {
+        String v = setting(key, fragment, env);
+        if (v == null) {
             return dflt;
         }
         try {
