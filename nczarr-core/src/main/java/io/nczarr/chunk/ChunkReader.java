@@ -19,6 +19,7 @@ import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -375,11 +376,19 @@ public final class ChunkReader {
     private ChunkData load(long[] idx) throws IOException {
         String key = chunkKey(idx);
         try {
+            if (readsIntoBuffer()) {
+                // the stored bytes into this thread's input buffer: no array per chunk for the GC
+                Optional<ByteBuffer> raw = store.get(key, ChunkReader::input);
+                if (raw.isEmpty()) {
+                    return fillChunk(var);
+                }
+                return decode(key, raw.get().array(), raw.get().limit());
+            }
             Optional<byte[]> raw = store.get(key);
             if (raw.isEmpty()) {
                 return fillChunk(var);
             }
-            return decode(key, raw.get());
+            return decode(key, raw.get(), raw.get().length);
         } catch (NcZarrException e) {
             // a codec knows only bytes, a store only keys: name all three, keeping the type
             throw withContext(e, key);
@@ -393,7 +402,18 @@ public final class ChunkReader {
         return e.withContext(store.location(), key, var.name());
     }
 
-    private ChunkData decode(String key, byte[] data) throws IOException {
+    /**
+     * Whether chunks are read into a reused buffer: worth it only where the codec decodes that buffer in
+     * place into another reused one (fixed-size elements, one codec that reads in place).
+     */
+    private boolean readsIntoBuffer() throws IOException {
+        return !isVlen(var.element())
+                && (long) chunkElements * var.element().itemSize() <= MAX_SCRATCH_BYTES
+                && pipeline().decodesInPlace();
+    }
+
+    /** Decodes the chunk stored in {@code data[0..length)}. */
+    private ChunkData decode(String key, byte[] data, int length) throws IOException {
         ElementType et = var.element();
         boolean vlen = isVlen(et);
         long expected = (long) chunkElements * et.itemSize();
@@ -401,12 +421,15 @@ public final class ChunkReader {
         limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes(var));
         CodecPipeline steps = pipeline();
         boolean inScratch = false;
+        if (length != data.length && (vlen || steps.isEmpty())) {
+            data = Arrays.copyOf(data, length); // not reached: only an in-place codec gets a part
+        }
         if (vlen) {
             data = decodeVlen(key, steps, data);
         } else if (!steps.isEmpty()) {
             // the last step decodes into this thread's reusable buffer when the size is right
             byte[] scratch = expected <= MAX_SCRATCH_BYTES ? scratch((int) expected) : null;
-            data = decodeFixed(key, steps, data, scratch, (int) expected);
+            data = decodeFixed(key, steps, data, length, scratch, (int) expected);
             inScratch = scratch != null && data == scratch;
         }
         int size = inScratch ? (int) expected : data.length;
@@ -475,10 +498,10 @@ public final class ChunkReader {
     }
 
     /** Decodes a chunk of known size; an intermediate stage stopped by the chunk limit is reported as the limit. */
-    private byte[] decodeFixed(String key, CodecPipeline steps, byte[] data, byte[] scratch, int expected)
+    private byte[] decodeFixed(String key, CodecPipeline steps, byte[] data, int length, byte[] scratch, int expected)
             throws IOException {
         try {
-            return steps.decodeInto(data, scratch, expected);
+            return steps.decodeInto(data, length, scratch, expected);
         } catch (CodecException e) {
             long limit = limits.chunk().bytes();
             if (limit != expected && reachedBound(e, limit)) {
@@ -513,6 +536,26 @@ public final class ChunkReader {
         if (b == null || b.length < len) {
             b = new byte[len];
             SCRATCH.set(new java.lang.ref.SoftReference<>(b));
+        }
+        return b;
+    }
+
+    /** Largest stored chunk kept per thread for reuse; bigger ones get a fresh array each. */
+    static final int MAX_INPUT_BYTES = 64 << 20;
+
+    /** This thread's reusable buffer for stored chunks, as {@link #SCRATCH} is for decoded ones. */
+    private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> INPUT = new ThreadLocal<>();
+
+    static byte[] input(int len) {
+        if (len > MAX_INPUT_BYTES) {
+            return new byte[len];
+        }
+        java.lang.ref.SoftReference<byte[]> ref = INPUT.get();
+        byte[] b = ref == null ? null : ref.get();
+        if (b == null || b.length < len) {
+            // room for the next chunk's being a little larger: stored sizes vary, decoded ones do not
+            b = new byte[Math.min(MAX_INPUT_BYTES, len + (len >> 3))];
+            INPUT.set(new java.lang.ref.SoftReference<>(b));
         }
         return b;
     }

@@ -39,4 +39,19 @@ public sealed interface Codec permits ArrayArrayCodec, ArrayBytesCodec, BytesByt
     default byte[] decodeInto(byte[] encoded, byte[] out, int len) throws IOException {
         return decode(encoded, len);
     }
+
+    /**
+     * {@link #decodeInto(byte[], byte[], int)} of the first {@code encodedLength} bytes of {@code
+     * encoded}, a buffer the caller reuses for stored chunks. The default copies them out first; a codec
+     * that reads the part in place says so with {@link #readsInPlace()}.
+     */
+    default byte[] decodeInto(byte[] encoded, int encodedLength, byte[] out, int len) throws IOException {
+        return decodeInto(
+                encodedLength == encoded.length ? encoded : java.util.Arrays.copyOf(encoded, encodedLength), out, len);
+    }
+
+    /** Whether {@link #decodeInto(byte[], int, byte[], int)} reads its input in place, without a copy. */
+    default boolean readsInPlace() {
+        return false;
+    }
 }

@@ -154,6 +154,23 @@ public final class CodecPipeline {
         return out != null ? steps[last].decodeInto(data, out, len) : steps[last].decode(data, len);
     }
 
+    /**
+     * Whether {@link #decodeInto(byte[], int, byte[], int)} decodes the stored bytes where they are: one
+     * stage that reads in place. Only then is reading chunks into a reused buffer free of a copy.
+     */
+    public boolean decodesInPlace() {
+        return steps.length == 1 && steps[0].readsInPlace();
+    }
+
+    /** {@link #decodeInto(byte[], byte[], int)} of the first {@code storedLength} bytes of {@code stored}. */
+    public byte[] decodeInto(byte[] stored, int storedLength, byte[] out, int len) throws IOException {
+        if (steps.length == 1 && out != null) {
+            return steps[0].decodeInto(stored, storedLength, out, len);
+        }
+        return decodeInto(
+                storedLength == stored.length ? stored : java.util.Arrays.copyOf(stored, storedLength), out, len);
+    }
+
     /** A chain given in encode order, split by kind and checked against the Zarr v3 order. */
     private static final class Stages {
         final List<ArrayArrayCodec> arrayArray = new ArrayList<>();

@@ -18,7 +18,7 @@ final class NativeZlibCodec implements BytesBytesCodec {
         int limit = Math.max(0, maxDecodedBytes);
         byte[] buf = new byte[ZlibCodec.initialSize(limit, encoded.length)];
         while (true) {
-            long n = inflate(encoded, buf);
+            long n = inflate(encoded, encoded.length, buf, buf.length);
             if (n >= 0) {
                 return n == buf.length ? buf : Arrays.copyOf(buf, (int) n);
             }
@@ -32,29 +32,35 @@ final class NativeZlibCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
-        byte[] target = len == out.length ? out : new byte[len];
-        long n = inflate(encoded, target);
+        return decodeInto(encoded, encoded.length, out, len);
+    }
+
+    @Override
+    public boolean readsInPlace() {
+        return true;
+    }
+
+    @Override
+    public byte[] decodeInto(byte[] encoded, int encodedLength, byte[] out, int len) throws CodecException {
+        long n = inflate(encoded, encodedLength, out, len);
         if (n < 0) {
             throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
-        }
-        if (target != out) {
-            System.arraycopy(target, 0, out, 0, (int) n);
         }
         return n == len ? out : Arrays.copyOf(out, (int) n);
     }
 
-    /** Decoded size, or {@code -1} when {@code out} is too small. */
-    private static long inflate(byte[] in, byte[] out) throws CodecException {
+    /** Size decoded from {@code in[0..inLength)} into {@code out[0..outLength)}, or {@code -1} when that is too small. */
+    private static long inflate(byte[] in, int inLength, byte[] out, int outLength) throws CodecException {
         Pointer d = LibDeflate.libdeflate_alloc_decompressor();
         if (d == null) {
             throw new CodecException(ID + ": libdeflate could not allocate a decompressor (out of native memory)");
         }
         try {
             long[] actual = new long[1];
-            Memory src = NativeBuffers.input(in.length);
-            Memory dst = NativeBuffers.output(out.length);
-            src.write(0, in, 0, in.length);
-            int r = LibDeflate.libdeflate_zlib_decompress(d, src, in.length, dst, out.length, actual);
+            Memory src = NativeBuffers.input(inLength);
+            Memory dst = NativeBuffers.output(outLength);
+            src.write(0, in, 0, inLength);
+            int r = LibDeflate.libdeflate_zlib_decompress(d, src, inLength, dst, outLength, actual);
             switch (r) {
                 case LibDeflate.SUCCESS:
                     dst.read(0, out, 0, (int) actual[0]);

@@ -17,9 +17,19 @@ final class ZlibCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        return decodeInto(encoded, encoded.length, out, len);
+    }
+
+    @Override
+    public boolean readsInPlace() {
+        return true;
+    }
+
+    @Override
+    public byte[] decodeInto(byte[] encoded, int encodedLength, byte[] out, int len) throws CodecException {
         Inflater inf = new Inflater();
         try {
-            inf.setInput(encoded, 0, encoded.length);
+            inf.setInput(encoded, 0, encodedLength);
             int n = 0;
             while (!inf.finished() && n < len) {
                 int k = inf.inflate(out, n, len - n);

@@ -9,10 +9,13 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 import javax.net.ssl.SSLException;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -90,11 +93,24 @@ public final class S3Bucket implements Closeable {
      * @return empty when the object does not exist
      */
     public Optional<byte[]> get(String key, long maxBytes) throws IOException {
+        return get(key, maxBytes, null)
+                .map(b -> b.limit() == b.array().length ? b.array() : Arrays.copyOf(b.array(), b.limit()));
+    }
+
+    /**
+     * The whole object, read into an array of {@code buffers} (asked once the length has passed
+     * {@code maxBytes}) when the answer states its length, else into a new one.
+     *
+     * @param buffers gives an array of at least the size asked; {@code null}: a new exact one
+     * @return the bytes from position 0 to the limit of a buffer over that array; empty when the
+     *     object does not exist
+     */
+    public Optional<ByteBuffer> get(String key, long maxBytes, IntFunction<byte[]> buffers) throws IOException {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("maxBytes must be positive, not " + maxBytes);
         }
         try {
-            return Optional.of(retries.run("S3 GET", url(key), d -> getOnce(key, maxBytes, d)));
+            return Optional.of(retries.run("S3 GET", url(key), d -> getOnce(key, maxBytes, buffers, d)));
         } catch (NoSuchObject e) {
             return Optional.empty();
         }
@@ -246,7 +262,7 @@ public final class S3Bucket implements Closeable {
      * then states the object's length apart from Content-Length, and an object over the limit is
      * refused without reading it.
      */
-    private byte[] getOnce(String key, long maxBytes, Deadline d) throws IOException {
+    private ByteBuffer getOnce(String key, long maxBytes, IntFunction<byte[]> buffers, Deadline d) throws IOException {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
@@ -255,7 +271,7 @@ public final class S3Bucket implements Closeable {
                 // no byte 0: an empty object (S3 refuses every range of one); ask for the whole of it
                 in = open(key, null, d);
             }
-            return readWhole(key, in, maxBytes, d);
+            return readWhole(key, in, maxBytes, buffers, d);
         } catch (AbortedException e) {
             throw interrupted(key, e);
         } catch (SdkException e) {
@@ -263,23 +279,30 @@ public final class S3Bucket implements Closeable {
         }
     }
 
-    private byte[] readWhole(String key, ResponseInputStream<GetObjectResponse> in, long maxBytes, Deadline d)
+    private ByteBuffer readWhole(
+            String key,
+            ResponseInputStream<GetObjectResponse> in,
+            long maxBytes,
+            IntFunction<byte[]> buffers,
+            Deadline d)
             throws IOException {
         boolean complete = false;
         try {
             long length = wholeLength(key, in.response(), maxBytes);
             byte[] data;
             if (length >= 0) {
-                data = new byte[(int) length];
-                readBody(key, in, data, 0, data.length, d);
+                // the one copy of the body: straight into the array the value is decoded from
+                data = buffers == null ? new byte[(int) length] : buffers.apply((int) length);
+                readBody(key, in, data, 0, (int) length, d);
             } else {
                 data = readToEnd(key, in, Math.min(maxBytes, MAX_ARRAY) + 1, d);
                 if (data.length > maxBytes) {
                     throw new ObjectTooLarge(url(key), -1, maxBytes);
                 }
+                length = data.length;
             }
             complete = true;
-            return data;
+            return ByteBuffer.wrap(data, 0, (int) length);
         } finally {
             release(in, complete);
         }

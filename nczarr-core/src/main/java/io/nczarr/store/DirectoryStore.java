@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -210,6 +211,33 @@ public final class DirectoryStore implements Store {
             long size = ch.size();
             limit.checkArray(location(), key, null, "file", size);
             return Optional.of(read(ch, 0, (int) size));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw LocalFailures.of(location(), key, "cannot read the file", e);
+        }
+    }
+
+    /** As {@link #get(String)}, into {@code buffers}' array: the chunk reader reuses one per thread. */
+    @Override
+    public Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+        Optional<Path> found = object(key);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            long size = ch.size();
+            objectLimit.checkArray(location(), key, null, "file", size);
+            ByteBuffer buf = ByteBuffer.wrap(buffers.apply((int) size), 0, (int) size);
+            long pos = 0;
+            while (buf.hasRemaining()) {
+                int r = ch.read(buf, pos);
+                if (r < 0) {
+                    break; // shrunk while read: what is there
+                }
+                pos += r;
+            }
+            return Optional.of(buf.flip());
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {

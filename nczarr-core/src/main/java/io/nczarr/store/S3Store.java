@@ -6,8 +6,10 @@ import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * A dataset under a key prefix of an S3 bucket (AWS or any S3-compatible server). Each
@@ -70,6 +72,19 @@ public final class S3Store implements Store {
             return bucket.get(objectKey, Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES));
         } catch (S3Bucket.ObjectTooLarge e) {
             throw limit.exceeded(location, key, null, "object", e.size(), e);
+        } catch (IOException e) {
+            throw InnerFailures.of(location, key, e);
+        }
+    }
+
+    /** As {@link #get(String)}, the body read straight into {@code buffers}' array. */
+    @Override
+    public Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+        String objectKey = root.resolve(StoreKeys.check(key));
+        try {
+            return bucket.get(objectKey, Math.min(objectLimit.bytes(), MemoryLimits.MAX_ARRAY_BYTES), buffers);
+        } catch (S3Bucket.ObjectTooLarge e) {
+            throw objectLimit.exceeded(location, key, null, "object", e.size(), e);
         } catch (IOException e) {
             throw InnerFailures.of(location, key, e);
         }

@@ -2,8 +2,10 @@ package io.nczarr.store;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * A read-only key-value view of a dataset: keys are {@code /}-separated relative names such as
@@ -39,6 +41,18 @@ public interface Store extends Closeable {
             limit.checkArray(location(), key, null, "object", b.get().length);
         }
         return b;
+    }
+
+    /**
+     * The whole object as {@link #get(String)} reads it (within the same object limit), into an array the
+     * caller supplies: {@code buffers} is asked for an array of at least the object's size once that size
+     * has passed the limit, so a caller reading many objects can reuse one array (the chunk reader does).
+     * The answer wraps that array, or a new one where the size is known only after reading, with position
+     * 0 and the object's length as limit; bytes past the limit are unspecified. This default, for stores
+     * that cannot read into a given array, wraps {@link #get(String)}'s array.
+     */
+    default Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+        return get(key).map(ByteBuffer::wrap);
     }
 
     /**

@@ -273,6 +273,18 @@ class CodecContractTest {
                 assertEquals(s.decodedSha256(), TestSupport.sha256(result), "out of " + (n + extra) + " bytes");
             }
         }));
+        tests.add(dynamicTest("decodeInto of the first bytes of a reused input buffer gives what decode gives", () -> {
+            Sample s = load(c);
+            Codec codec = codecFor(s, registry);
+            int n = s.decodedBytes();
+            byte[] enc = s.encoded();
+            byte[] input = Arrays.copyOf(enc, enc.length + 61);
+            Arrays.fill(input, enc.length, input.length, (byte) 0x5a); // an earlier, longer chunk's tail
+            byte[] reused = new byte[n + 3];
+            byte[] r = codec.decodeInto(input, enc.length, reused, n);
+            byte[] result = r == reused ? Arrays.copyOf(reused, n) : r;
+            assertEquals(s.decodedSha256(), TestSupport.sha256(result));
+        }));
         tests.add(dynamicTest("one instance decodes concurrently", () -> {
             Sample s = load(c);
             Codec codec = codecFor(s, registry);

@@ -74,6 +74,34 @@ class NativeCodecsTest {
         }
     }
 
+    /** Chunks read into a reused buffer: only the first bytes are the stream, in both decoders. */
+    @Test
+    void decodesThePartOfAReusedInputBufferLikeTheJavaDecoder() throws Exception {
+        Codec lib = nativeZlib();
+        assertTrue(lib.readsInPlace());
+        assertTrue(JAVA.readsInPlace());
+        Random r = new Random(20261123);
+        byte[] input = new byte[1 << 20];
+        for (int i = 0; i < 100; i++) {
+            byte[] raw = sample(r, i);
+            byte[] enc = zlib(raw, i % 10);
+            if (enc.length > input.length) {
+                continue;
+            }
+            r.nextBytes(input); // what an earlier chunk left
+            System.arraycopy(enc, 0, input, 0, enc.length);
+            String what = "case " + i + " (" + raw.length + " bytes, level " + (i % 10) + ")";
+            for (Codec c : new Codec[] {lib, JAVA}) {
+                byte[] out = new byte[raw.length + 5];
+                byte[] got = c.decodeInto(input, enc.length, out, raw.length);
+                assertArrayEquals(raw, Arrays.copyOf(got, raw.length), what);
+                // a part cut short is a truncated stream, whatever follows it in the buffer
+                int cut = enc.length / 2;
+                assertThrows(CodecException.class, () -> c.decodeInto(input, cut, out, raw.length), what);
+            }
+        }
+    }
+
     @Test
     void hugeBoundStartsSmallAndGrows() throws Exception {
         byte[] raw = new byte[3_000_000];

@@ -46,6 +46,49 @@ class StoreBudgetTest {
         }
     }
 
+    /** The reads into a caller's buffer keep the store's object limit, checked before a buffer is asked for. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("storesOfSevenBytes")
+    void aReadIntoBuffersIsRefusedBeforeTheBufferIsAsked(StoreContractTest.Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            List<Integer> asked = new java.util.ArrayList<>();
+            LimitExceededException e = assertThrows(
+                    LimitExceededException.class,
+                    () -> s.get("v/0", n -> {
+                        asked.add(n);
+                        return new byte[n];
+                    }));
+            assertEquals("v/0", e.key());
+            assertEquals(MemoryLimits.MAX_OBJECT_BYTES, e.property());
+            assertEquals(List.of(), asked);
+            assertArrayEquals(
+                    StoreContractTest.OBJECTS.get(".zattrs"),
+                    java.util.Arrays.copyOf(
+                            s.get(".zattrs", byte[]::new).orElseThrow().array(), 2));
+        }
+    }
+
+    /** The directory and S3 stores (the two that read into given buffers) with an object limit of 7 bytes. */
+    static Stream<StoreContractTest.Case> storesOfSevenBytes() throws IOException {
+        StoreContractTest.tmp = tmp;
+        Path dir = StoreContractTest.writeDirectory(tmp.resolve("seven.file"));
+        StoreResources seven = new StoreResources(
+                TestStores.S3_CLIENTS,
+                io.nczarr.s3.AwsEnvironment.system(),
+                MemoryLimits.defaults().withMaxObjectBytes(7),
+                false,
+                () -> TestStores.HTTP_CLIENT);
+        io.nczarr.testkit.s3.LocalS3 s3 = io.nczarr.testkit.s3.LocalS3.get();
+        s3.upload(dir, "contract", "seven/dir.file");
+        return Stream.of(
+                new StoreContractTest.Case("directory", () -> new DirectoryStore(dir, 7)),
+                new StoreContractTest.Case(
+                        "s3 (loopback server)",
+                        () -> Stores.open(
+                                io.nczarr.url.DatasetUrl.parse(s3.signedUrl("contract", "seven/dir.file", "nczarr,s3")),
+                                seven)));
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
     void anObjectAtTheLimitReads(StoreContractTest.Case c) throws IOException {

@@ -206,6 +206,34 @@ class StoreContractTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stores")
+    void getIntoCallersBuffersGivesEveryObject(Case c) throws IOException {
+        try (Store s = c.factory().open()) {
+            // one buffer, larger than any object and dirty: bytes past an object's length must not count
+            byte[] buffer = new byte[64];
+            List<Integer> asked = new ArrayList<>();
+            java.util.function.IntFunction<byte[]> buffers = n -> {
+                asked.add(n);
+                java.util.Arrays.fill(buffer, (byte) 0x7f);
+                return n <= buffer.length ? buffer : new byte[n];
+            };
+            for (Map.Entry<String, byte[]> e : OBJECTS.entrySet()) {
+                asked.clear();
+                java.nio.ByteBuffer b = s.get(e.getKey(), buffers).orElseThrow();
+                assertEquals(0, b.position(), e.getKey());
+                assertArrayEquals(e.getValue(), java.util.Arrays.copyOfRange(b.array(), 0, b.limit()), e.getKey());
+                assertTrue(asked.size() <= 1, "one buffer per object: " + asked);
+                if (!asked.isEmpty()) {
+                    assertEquals(e.getValue().length, asked.get(0), "asked for the object's size");
+                    assertTrue(b.array() == buffer, "read into the buffer given");
+                }
+            }
+            assertTrue(s.get("v/1", buffers).isEmpty());
+            assertTrue(s.get("v", buffers).isEmpty(), "a folder is not an object");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("stores")
     void missingIsEmptyNotAnError(Case c) throws IOException {
         try (Store s = c.factory().open()) {
             assertTrue(s.get("v/1").isEmpty());
