@@ -424,6 +424,17 @@ public final class ChunkReader {
         if (length != data.length && (vlen || steps.isEmpty())) {
             data = Arrays.copyOf(data, length); // not reached: only an in-place codec gets a part
         }
+        if (et.layout() == ElementType.Layout.NUMERIC && steps.decodesInPlace()) {
+            // a native decoder's own output buffer: numbers are copied from there into the result
+            ByteBuffer own = steps.decodeToOwnBuffer(data, length, (int) expected);
+            if (own != null) {
+                if (own.remaining() != expected) {
+                    throw chunkError(
+                            key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
+                }
+                return new NumericChunk(own, et.order());
+            }
+        }
         if (vlen) {
             data = decodeVlen(key, steps, data);
         } else if (!steps.isEmpty()) {

@@ -16,7 +16,12 @@ final class NumericChunk implements ChunkData {
     private final ByteBuffer bytes;
 
     NumericChunk(byte[] data, ByteOrder order) {
-        this.bytes = ByteBuffer.wrap(data).order(order);
+        this(ByteBuffer.wrap(data), order);
+    }
+
+    /** Over {@code data}'s bytes from its position (heap or direct). */
+    NumericChunk(ByteBuffer data, ByteOrder order) {
+        this.bytes = data.slice().order(order);
     }
 
     @Override

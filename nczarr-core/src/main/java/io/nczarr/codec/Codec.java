@@ -50,6 +50,18 @@ public sealed interface Codec permits ArrayArrayCodec, ArrayBytesCodec, BytesByt
                 encodedLength == encoded.length ? encoded : java.util.Arrays.copyOf(encoded, encodedLength), out, len);
     }
 
+    /**
+     * Decodes the first {@code encodedLength} bytes of {@code encoded}, a chunk of {@code len} bytes,
+     * into memory of the codec's own that the calling thread reuses (a native decoder's output buffer),
+     * sparing the copy into a Java array: a view of the decoded bytes, valid until this thread decodes
+     * with the codec again; its {@code remaining()} is what the data decoded to (the caller reports a
+     * wrong size). {@code null} (the default) when the codec has no such memory: use {@link
+     * #decodeInto(byte[], int, byte[], int)}.
+     */
+    default java.nio.ByteBuffer decodeToOwnBuffer(byte[] encoded, int encodedLength, int len) throws IOException {
+        return null;
+    }
+
     /** Whether {@link #decodeInto(byte[], int, byte[], int)} reads its input in place, without a copy. */
     default boolean readsInPlace() {
         return false;

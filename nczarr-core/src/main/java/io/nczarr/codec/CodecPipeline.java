@@ -162,6 +162,11 @@ public final class CodecPipeline {
         return steps.length == 1 && steps[0].readsInPlace();
     }
 
+    /** {@link Codec#decodeToOwnBuffer} of a one-stage chain; {@code null} for longer chains or a codec without own memory. */
+    public java.nio.ByteBuffer decodeToOwnBuffer(byte[] stored, int storedLength, int len) throws IOException {
+        return steps.length == 1 ? steps[0].decodeToOwnBuffer(stored, storedLength, len) : null;
+    }
+
     /** {@link #decodeInto(byte[], byte[], int)} of the first {@code storedLength} bytes of {@code stored}. */
     public byte[] decodeInto(byte[] stored, int storedLength, byte[] out, int len) throws IOException {
         if (steps.length == 1 && out != null) {

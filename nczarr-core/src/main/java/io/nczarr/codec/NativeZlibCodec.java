@@ -3,6 +3,7 @@ package io.nczarr.codec;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import io.nczarr.error.CodecException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -49,8 +50,32 @@ final class NativeZlibCodec implements BytesBytesCodec {
         return n == len ? out : Arrays.copyOf(out, (int) n);
     }
 
+    /**
+     * Decodes into this thread's native output buffer and answers a view of what was decoded: the one
+     * copy left is the caller's, out of it into the result array.
+     */
+    @Override
+    public ByteBuffer decodeToOwnBuffer(byte[] encoded, int encodedLength, int len) throws CodecException {
+        Memory dst = NativeBuffers.output(len);
+        long n = inflate(encoded, encodedLength, dst, len);
+        if (n < 0) {
+            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+        }
+        return dst.getByteBuffer(0, n);
+    }
+
     /** Size decoded from {@code in[0..inLength)} into {@code out[0..outLength)}, or {@code -1} when that is too small. */
     private static long inflate(byte[] in, int inLength, byte[] out, int outLength) throws CodecException {
+        Memory dst = NativeBuffers.output(outLength);
+        long n = inflate(in, inLength, dst, outLength);
+        if (n > 0) {
+            dst.read(0, out, 0, (int) n);
+        }
+        return n;
+    }
+
+    /** Size decoded from {@code in[0..inLength)} into {@code dst[0..outLength)}, or {@code -1} when that is too small. */
+    private static long inflate(byte[] in, int inLength, Memory dst, int outLength) throws CodecException {
         Pointer d = LibDeflate.libdeflate_alloc_decompressor();
         if (d == null) {
             throw new CodecException(ID + ": libdeflate could not allocate a decompressor (out of native memory)");
@@ -58,12 +83,10 @@ final class NativeZlibCodec implements BytesBytesCodec {
         try {
             long[] actual = new long[1];
             Memory src = NativeBuffers.input(inLength);
-            Memory dst = NativeBuffers.output(outLength);
             src.write(0, in, 0, inLength);
             int r = LibDeflate.libdeflate_zlib_decompress(d, src, inLength, dst, outLength, actual);
             switch (r) {
                 case LibDeflate.SUCCESS:
-                    dst.read(0, out, 0, (int) actual[0]);
                     return actual[0];
                 case LibDeflate.INSUFFICIENT_SPACE:
                     return -1;

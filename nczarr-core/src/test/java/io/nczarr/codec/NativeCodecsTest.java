@@ -95,9 +95,26 @@ class NativeCodecsTest {
                 byte[] out = new byte[raw.length + 5];
                 byte[] got = c.decodeInto(input, enc.length, out, raw.length);
                 assertArrayEquals(raw, Arrays.copyOf(got, raw.length), what);
+                java.nio.ByteBuffer own = c.decodeToOwnBuffer(input, enc.length, raw.length);
+                if (c == JAVA) {
+                    assertEquals(null, own, "the Java decoder has no memory of its own");
+                } else {
+                    byte[] viewed = new byte[own.remaining()];
+                    own.get(viewed);
+                    assertArrayEquals(raw, viewed, what + ", own buffer");
+                }
                 // a part cut short is a truncated stream, whatever follows it in the buffer
                 int cut = enc.length / 2;
                 assertThrows(CodecException.class, () -> c.decodeInto(input, cut, out, raw.length), what);
+                if (c != JAVA) {
+                    assertThrows(CodecException.class, () -> c.decodeToOwnBuffer(input, cut, raw.length), what);
+                    if (raw.length > 0) {
+                        assertThrows(
+                                CodecException.class,
+                                () -> c.decodeToOwnBuffer(input, enc.length, raw.length - 1),
+                                what + ", one byte short");
+                    }
+                }
             }
         }
     }
