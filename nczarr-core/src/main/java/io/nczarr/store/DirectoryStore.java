@@ -218,6 +218,9 @@ public final class DirectoryStore implements Store {
         }
     }
 
+    /** Bytes read per call into a caller's buffer. */
+    private static final int READ_SLICE = 256 << 10;
+
     /** As {@link #get(String)}, into {@code buffers}' array: the chunk reader reuses one per thread. */
     @Override
     public Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
@@ -228,16 +231,17 @@ public final class DirectoryStore implements Store {
         try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             long size = ch.size();
             objectLimit.checkArray(location(), key, null, "file", size);
-            ByteBuffer buf = ByteBuffer.wrap(buffers.apply((int) size), 0, (int) size);
-            long pos = 0;
-            while (buf.hasRemaining()) {
-                int r = ch.read(buf, pos);
+            byte[] into = buffers.apply((int) size);
+            int pos = 0;
+            while (pos < size) {
+                // in slices: the JDK reads a heap buffer through a native one of the same size, kept per thread
+                int r = ch.read(ByteBuffer.wrap(into, pos, (int) Math.min(READ_SLICE, size - pos)), pos);
                 if (r < 0) {
                     break; // shrunk while read: what is there
                 }
                 pos += r;
             }
-            return Optional.of(buf.flip());
+            return Optional.of(ByteBuffer.wrap(into, 0, pos));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
