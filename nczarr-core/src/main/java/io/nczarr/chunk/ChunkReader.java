@@ -377,12 +377,17 @@ public final class ChunkReader {
         String key = chunkKey(idx);
         try {
             if (readsIntoBuffer()) {
-                // the stored bytes into this thread's input buffer: no array per chunk for the GC
-                Optional<ByteBuffer> raw = store.get(key, ChunkReader::input);
+                // the stored bytes into this thread's input buffer: no array per chunk for the GC, and for a
+                // native decoder native memory it reads in place
+                boolean direct = var.element().layout() == ElementType.Layout.NUMERIC
+                        && pipeline().decodesDirectInput();
+                Optional<ByteBuffer> raw =
+                        store.get(key, direct ? ChunkReader::directInput : n -> ByteBuffer.wrap(input(n)));
                 if (raw.isEmpty()) {
                     return fillChunk(var);
                 }
-                return decode(key, raw.get().array(), raw.get().limit());
+                ByteBuffer b = raw.get();
+                return b.isDirect() ? decodeDirect(key, b) : decode(key, b.array(), b.limit());
             }
             Optional<byte[]> raw = store.get(key);
             if (raw.isEmpty()) {
@@ -410,6 +415,17 @@ public final class ChunkReader {
         return !isVlen(var.element())
                 && (long) chunkElements * var.element().itemSize() <= MAX_SCRATCH_BYTES
                 && pipeline().decodesInPlace();
+    }
+
+    /** Decodes numbers stored in a direct buffer, by a chain that {@link CodecPipeline#decodesDirectInput()}. */
+    private ChunkData decodeDirect(String key, ByteBuffer stored) throws IOException {
+        long expected = (long) chunkElements * var.element().itemSize();
+        limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes(var));
+        ByteBuffer own = pipeline().decodeToOwnBuffer(stored, (int) expected);
+        if (own.remaining() != expected) {
+            throw chunkError(key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
+        }
+        return new NumericChunk(own, var.element().order());
     }
 
     /** Decodes the chunk stored in {@code data[0..length)}. */
@@ -556,6 +572,22 @@ public final class ChunkReader {
 
     /** This thread's reusable buffer for stored chunks, as {@link #SCRATCH} is for decoded ones. */
     private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> INPUT = new ThreadLocal<>();
+
+    /** This thread's reusable direct buffer for stored chunks a native decoder reads in place. */
+    private static final ThreadLocal<java.lang.ref.SoftReference<ByteBuffer>> DIRECT_INPUT = new ThreadLocal<>();
+
+    static ByteBuffer directInput(int len) {
+        if (len > MAX_INPUT_BYTES) {
+            return ByteBuffer.wrap(new byte[len]);
+        }
+        java.lang.ref.SoftReference<ByteBuffer> ref = DIRECT_INPUT.get();
+        ByteBuffer b = ref == null ? null : ref.get();
+        if (b == null || b.capacity() < len) {
+            b = ByteBuffer.allocateDirect(Math.min(MAX_INPUT_BYTES, len + (len >> 3)));
+            DIRECT_INPUT.set(new java.lang.ref.SoftReference<>(b));
+        }
+        return b;
+    }
 
     static byte[] input(int len) {
         if (len > MAX_INPUT_BYTES) {

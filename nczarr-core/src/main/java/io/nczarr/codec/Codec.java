@@ -62,6 +62,20 @@ public sealed interface Codec permits ArrayArrayCodec, ArrayBytesCodec, BytesByt
         return null;
     }
 
+    /**
+     * {@link #decodeToOwnBuffer(byte[], int, int)} of the bytes from {@code stored}'s position to its
+     * limit, a direct buffer, read in place. Only called when {@link #readsDirectInput()}; the default
+     * has no such path and answers {@code null}.
+     */
+    default java.nio.ByteBuffer decodeToOwnBuffer(java.nio.ByteBuffer stored, int len) throws IOException {
+        return null;
+    }
+
+    /** Whether {@link #decodeToOwnBuffer(java.nio.ByteBuffer, int)} decodes a direct buffer in place. */
+    default boolean readsDirectInput() {
+        return false;
+    }
+
     /** Whether {@link #decodeInto(byte[], int, byte[], int)} reads its input in place, without a copy. */
     default boolean readsInPlace() {
         return false;

@@ -167,6 +167,16 @@ public final class CodecPipeline {
         return steps.length == 1 ? steps[0].decodeToOwnBuffer(stored, storedLength, len) : null;
     }
 
+    /** Whether the chain is one codec that decodes a direct buffer of stored bytes in place. */
+    public boolean decodesDirectInput() {
+        return steps.length == 1 && steps[0].readsDirectInput();
+    }
+
+    /** {@link Codec#decodeToOwnBuffer(java.nio.ByteBuffer, int)} of a chain that {@link #decodesDirectInput()}. */
+    public java.nio.ByteBuffer decodeToOwnBuffer(java.nio.ByteBuffer stored, int len) throws IOException {
+        return decodesDirectInput() ? steps[0].decodeToOwnBuffer(stored, len) : null;
+    }
+
     /** {@link #decodeInto(byte[], byte[], int)} of the first {@code storedLength} bytes of {@code stored}. */
     public byte[] decodeInto(byte[] stored, int storedLength, byte[] out, int len) throws IOException {
         if (steps.length == 1 && out != null) {

@@ -1,6 +1,7 @@
 package io.nczarr.codec;
 
 import com.sun.jna.Memory;
+import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 import io.nczarr.error.CodecException;
 import java.nio.ByteBuffer;
@@ -64,6 +65,26 @@ final class NativeZlibCodec implements BytesBytesCodec {
         return dst.getByteBuffer(0, n);
     }
 
+    @Override
+    public boolean readsDirectInput() {
+        return true;
+    }
+
+    /** As {@link #decodeToOwnBuffer(byte[], int, int)}, libdeflate reading the direct buffer where it is. */
+    @Override
+    public ByteBuffer decodeToOwnBuffer(ByteBuffer stored, int len) throws CodecException {
+        if (!stored.isDirect()) {
+            throw new IllegalArgumentException("not a direct buffer");
+        }
+        Memory dst = NativeBuffers.output(len);
+        Pointer src = Native.getDirectBufferPointer(stored).share(stored.position());
+        long n = inflate(src, stored.remaining(), dst, len);
+        if (n < 0) {
+            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+        }
+        return dst.getByteBuffer(0, n);
+    }
+
     /** Size decoded from {@code in[0..inLength)} into {@code out[0..outLength)}, or {@code -1} when that is too small. */
     private static long inflate(byte[] in, int inLength, byte[] out, int outLength) throws CodecException {
         Memory dst = NativeBuffers.output(outLength);
@@ -76,14 +97,19 @@ final class NativeZlibCodec implements BytesBytesCodec {
 
     /** Size decoded from {@code in[0..inLength)} into {@code dst[0..outLength)}, or {@code -1} when that is too small. */
     private static long inflate(byte[] in, int inLength, Memory dst, int outLength) throws CodecException {
+        Memory src = NativeBuffers.input(inLength);
+        src.write(0, in, 0, inLength);
+        return inflate(src, inLength, dst, outLength);
+    }
+
+    /** Size decoded from {@code inLength} bytes at {@code src} into {@code dst[0..outLength)}, or {@code -1} when that is too small. */
+    private static long inflate(Pointer src, int inLength, Memory dst, int outLength) throws CodecException {
         Pointer d = LibDeflate.libdeflate_alloc_decompressor();
         if (d == null) {
             throw new CodecException(ID + ": libdeflate could not allocate a decompressor (out of native memory)");
         }
         try {
             long[] actual = new long[1];
-            Memory src = NativeBuffers.input(inLength);
-            src.write(0, in, 0, inLength);
             int r = LibDeflate.libdeflate_zlib_decompress(d, src, inLength, dst, outLength, actual);
             switch (r) {
                 case LibDeflate.SUCCESS:

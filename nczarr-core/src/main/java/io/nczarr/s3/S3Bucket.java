@@ -98,14 +98,14 @@ public final class S3Bucket implements Closeable {
     }
 
     /**
-     * The whole object, read into an array of {@code buffers} (asked once the length has passed
-     * {@code maxBytes}) when the answer states its length, else into a new one.
+     * The whole object, read into a buffer of {@code buffers} (asked once the length has passed
+     * {@code maxBytes}) when the answer states its length, else into a new heap one.
      *
-     * @param buffers gives an array of at least the size asked; {@code null}: a new exact one
-     * @return the bytes from position 0 to the limit of a buffer over that array; empty when the
-     *     object does not exist
+     * @param buffers gives a buffer (heap or direct) of at least the size asked; {@code null}: a new exact
+     *     heap one
+     * @return the bytes from position 0 to the limit of that buffer; empty when the object does not exist
      */
-    public Optional<ByteBuffer> get(String key, long maxBytes, IntFunction<byte[]> buffers) throws IOException {
+    public Optional<ByteBuffer> get(String key, long maxBytes, IntFunction<ByteBuffer> buffers) throws IOException {
         if (maxBytes < 1) {
             throw new IllegalArgumentException("maxBytes must be positive, not " + maxBytes);
         }
@@ -262,7 +262,8 @@ public final class S3Bucket implements Closeable {
      * then states the object's length apart from Content-Length, and an object over the limit is
      * refused without reading it.
      */
-    private ByteBuffer getOnce(String key, long maxBytes, IntFunction<byte[]> buffers, Deadline d) throws IOException {
+    private ByteBuffer getOnce(String key, long maxBytes, IntFunction<ByteBuffer> buffers, Deadline d)
+            throws IOException {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
@@ -283,7 +284,7 @@ public final class S3Bucket implements Closeable {
             String key,
             ResponseInputStream<GetObjectResponse> in,
             long maxBytes,
-            IntFunction<byte[]> buffers,
+            IntFunction<ByteBuffer> buffers,
             Deadline d)
             throws IOException {
         boolean complete = false;
@@ -291,9 +292,12 @@ public final class S3Bucket implements Closeable {
             long length = wholeLength(key, in.response(), maxBytes);
             byte[] data;
             if (length >= 0) {
-                // the one copy of the body: straight into the array the value is decoded from
-                data = buffers == null ? new byte[(int) length] : buffers.apply((int) length);
-                readBody(key, in, data, 0, (int) length, d);
+                // the one copy of the body: straight into the buffer the value is decoded from
+                ByteBuffer into =
+                        buffers == null ? ByteBuffer.wrap(new byte[(int) length]) : buffers.apply((int) length);
+                readBody(key, in, into.clear(), (int) length, d);
+                complete = true;
+                return into.limit((int) length).position(0);
             } else {
                 data = readToEnd(key, in, Math.min(maxBytes, MAX_ARRAY) + 1, d);
                 if (data.length > maxBytes) {
@@ -511,16 +515,45 @@ public final class S3Bucket implements Closeable {
                 throw w.fired() ? bodyTimeout(key, d, e) : bodyFailure(key, e);
             }
             if (got < n) {
-                throw w.fired()
-                        ? bodyTimeout(key, d, null)
-                        : new StoreException(
-                                null,
-                                url(key),
-                                "S3 GET: the body ended after " + got + " of " + n + " bytes",
-                                true,
-                                null);
+                throw w.fired() ? bodyTimeout(key, d, null) : bodyEnded(key, got, n);
             }
         }
+    }
+
+    /** Reads exactly {@code n} bytes of the body into {@code into} from its start, by the attempt's deadline. */
+    private void readBody(String key, ResponseInputStream<?> in, ByteBuffer into, int n, Deadline d)
+            throws IOException {
+        if (into.hasArray()) {
+            readBody(key, in, into.array(), into.arrayOffset(), n, d);
+            return;
+        }
+        try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
+            byte[] slice = new byte[Math.min(n, BODY_SLICE)];
+            int got = 0;
+            try {
+                while (got < n) {
+                    int k = in.read(slice, 0, Math.min(slice.length, n - got));
+                    if (k < 0) {
+                        break;
+                    }
+                    into.put(got, slice, 0, k);
+                    got += k;
+                }
+            } catch (IOException e) {
+                throw w.fired() ? bodyTimeout(key, d, e) : bodyFailure(key, e);
+            }
+            if (got < n) {
+                throw w.fired() ? bodyTimeout(key, d, null) : bodyEnded(key, got, n);
+            }
+        }
+    }
+
+    /** Bytes copied at a time from a body into a direct buffer. */
+    private static final int BODY_SLICE = 64 << 10;
+
+    private StoreException bodyEnded(String key, int got, int n) {
+        return new StoreException(
+                null, url(key), "S3 GET: the body ended after " + got + " of " + n + " bytes", true, null);
     }
 
     /** Reads the body to its end (a length the server did not state), at most {@code cap} bytes. */

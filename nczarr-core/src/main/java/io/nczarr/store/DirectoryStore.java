@@ -221,9 +221,9 @@ public final class DirectoryStore implements Store {
     /** Bytes read per call into a caller's buffer. */
     private static final int READ_SLICE = 256 << 10;
 
-    /** As {@link #get(String)}, into {@code buffers}' array: the chunk reader reuses one per thread. */
+    /** As {@link #get(String)}, into {@code buffers}' buffer: the chunk reader reuses one per thread. */
     @Override
-    public Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+    public Optional<ByteBuffer> get(String key, IntFunction<ByteBuffer> buffers) throws IOException {
         Optional<Path> found = object(key);
         if (found.isEmpty()) {
             return Optional.empty();
@@ -231,17 +231,19 @@ public final class DirectoryStore implements Store {
         try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             long size = ch.size();
             objectLimit.checkArray(location(), key, null, "file", size);
-            byte[] into = buffers.apply((int) size);
+            int n = (int) size;
+            ByteBuffer into = buffers.apply(n).clear();
             int pos = 0;
-            while (pos < size) {
-                // in slices: the JDK reads a heap buffer through a native one of the same size, kept per thread
-                int r = ch.read(ByteBuffer.wrap(into, pos, (int) Math.min(READ_SLICE, size - pos)), pos);
+            while (pos < n) {
+                // a heap buffer in slices: the JDK reads it through a native one of the same size, kept per thread
+                into.limit(into.isDirect() ? n : Math.min(n, pos + READ_SLICE)).position(pos);
+                int r = ch.read(into, pos);
                 if (r < 0) {
                     break; // shrunk while read: what is there
                 }
                 pos += r;
             }
-            return Optional.of(ByteBuffer.wrap(into, 0, pos));
+            return Optional.of(into.limit(pos).position(0));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {

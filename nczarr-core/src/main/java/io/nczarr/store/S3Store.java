@@ -77,9 +77,9 @@ public final class S3Store implements Store {
         }
     }
 
-    /** As {@link #get(String)}, the body read straight into {@code buffers}' array. */
+    /** As {@link #get(String)}, the body read straight into {@code buffers}' buffer. */
     @Override
-    public Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+    public Optional<ByteBuffer> get(String key, IntFunction<ByteBuffer> buffers) throws IOException {
         String objectKey = root.resolve(StoreKeys.check(key));
         try {
             return bucket.get(objectKey, Math.min(objectLimit.bytes(), MemoryLimits.MAX_ARRAY_BYTES), buffers);

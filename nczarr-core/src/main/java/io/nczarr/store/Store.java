@@ -44,14 +44,14 @@ public interface Store extends Closeable {
     }
 
     /**
-     * The whole object as {@link #get(String)} reads it (within the same object limit), into an array the
-     * caller supplies: {@code buffers} is asked for an array of at least the object's size once that size
-     * has passed the limit, so a caller reading many objects can reuse one array (the chunk reader does).
-     * The answer wraps that array, or a new one where the size is known only after reading, with position
-     * 0 and the object's length as limit; bytes past the limit are unspecified. This default, for stores
-     * that cannot read into a given array, wraps {@link #get(String)}'s array.
+     * The whole object as {@link #get(String)} reads it (within the same object limit), into a buffer the
+     * caller supplies: {@code buffers} is asked for a buffer (heap or direct) of at least the object's
+     * size once that size has passed the limit, so a caller reading many objects can reuse one (the chunk
+     * reader does; a native decoder reads a direct one in place). The answer is that buffer, or a new heap
+     * one where the size is known only after reading, with position 0 and the object's length as limit.
+     * This default, for stores that cannot read into a given buffer, wraps {@link #get(String)}'s array.
      */
-    default Optional<ByteBuffer> get(String key, IntFunction<byte[]> buffers) throws IOException {
+    default Optional<ByteBuffer> get(String key, IntFunction<ByteBuffer> buffers) throws IOException {
         return get(key).map(ByteBuffer::wrap);
     }
 

@@ -80,6 +80,8 @@ class NativeCodecsTest {
         Codec lib = nativeZlib();
         assertTrue(lib.readsInPlace());
         assertTrue(JAVA.readsInPlace());
+        assertTrue(lib.readsDirectInput());
+        assertFalse(JAVA.readsDirectInput());
         Random r = new Random(20261123);
         byte[] input = new byte[1 << 20];
         for (int i = 0; i < 100; i++) {
@@ -102,6 +104,20 @@ class NativeCodecsTest {
                     byte[] viewed = new byte[own.remaining()];
                     own.get(viewed);
                     assertArrayEquals(raw, viewed, what + ", own buffer");
+                }
+                if (c != JAVA) {
+                    // the stored bytes in native memory, after other bytes and before garbage
+                    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(enc.length + 20);
+                    direct.put(new byte[] {1, 2, 3}).put(enc).put(new byte[17]).flip();
+                    java.nio.ByteBuffer view =
+                            c.decodeToOwnBuffer(direct.position(3).limit(3 + enc.length), raw.length);
+                    byte[] viewed = new byte[view.remaining()];
+                    view.get(viewed);
+                    assertArrayEquals(raw, viewed, what + ", direct input");
+                    assertThrows(
+                            CodecException.class,
+                            () -> c.decodeToOwnBuffer(direct.position(3).limit(3 + enc.length / 2), raw.length),
+                            what + ", direct input cut short");
                 }
                 // a part cut short is a truncated stream, whatever follows it in the buffer
                 int cut = enc.length / 2;
