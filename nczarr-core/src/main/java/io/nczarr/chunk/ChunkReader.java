@@ -573,7 +573,7 @@ public final class ChunkReader {
     /** This thread's reusable buffer for stored chunks, as {@link #SCRATCH} is for decoded ones. */
     private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> INPUT = new ThreadLocal<>();
 
-    /** This thread's reusable direct buffer for stored chunks a native decoder reads in place. */
+    /** This thread's reusable direct buffer for stored chunks a native decoder reads in place (a heap one once refused). */
     private static final ThreadLocal<java.lang.ref.SoftReference<ByteBuffer>> DIRECT_INPUT = new ThreadLocal<>();
 
     static ByteBuffer directInput(int len) {
@@ -583,7 +583,13 @@ public final class ChunkReader {
         java.lang.ref.SoftReference<ByteBuffer> ref = DIRECT_INPUT.get();
         ByteBuffer b = ref == null ? null : ref.get();
         if (b == null || b.capacity() < len) {
-            b = ByteBuffer.allocateDirect(Math.min(MAX_INPUT_BYTES, len + (len >> 3)));
+            try {
+                b = ByteBuffer.allocateDirect(Math.min(MAX_INPUT_BYTES, len + (len >> 3)));
+            } catch (OutOfMemoryError e) {
+                // direct memory has a bound of its own (-XX:MaxDirectMemorySize): the heap path still works,
+                // and this thread keeps to it rather than wait for the JVM's refusal per chunk
+                b = ByteBuffer.wrap(input(len));
+            }
             DIRECT_INPUT.set(new java.lang.ref.SoftReference<>(b));
         }
         return b;
