@@ -154,7 +154,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 Dimension dim;
                 try {
                     dim = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
-                    g.addDimension(dim);
+                    CdmGroup.addDimension(g, dim);
                 } catch (RuntimeException e) {
                     throw cdmRefused(groupKey(gm), "dimension " + path, e);
                 }
@@ -164,7 +164,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 refuseMerged(g, 'g', groupKey(c), "group " + c.path(), c.name());
                 Group cg;
                 try {
-                    cg = new Group(ncfile, g, c.name());
+                    cg = new CdmGroup(ncfile, g, c.name());
                     g.addGroup(cg);
                 } catch (RuntimeException e) {
                     throw cdmRefused(groupKey(c), "group " + c.path(), e);
@@ -196,7 +196,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 v.setSPobject(reader);
                 readers.add(reader);
                 try {
-                    g.addVariable(v);
+                    CdmGroup.addVariable(g, v);
                 } catch (RuntimeException e) {
                     throw cdmRefused(key, "variable " + childPath(gm, vm.name()), e);
                 }
