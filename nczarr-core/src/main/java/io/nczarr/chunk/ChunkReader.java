@@ -29,6 +29,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -272,6 +273,18 @@ public final class ChunkReader {
                 if (p != null) {
                     p.chunksDone(var.name(), done.incrementAndGet(), total);
                 }
+            }
+            return;
+        }
+        if (executor instanceof ThreadPoolExecutor pool && store.preferredConcurrency() <= 0) {
+            // local: the caller and pool threads share the tasks, as many workers as the pool has threads
+            Throwable failed = SharedTasks.run(tasks, pool, pool.getMaximumPoolSize() - 1, () -> {
+                if (p != null) {
+                    p.chunksDone(var.name(), done.incrementAndGet(), total);
+                }
+            });
+            if (failed != null) {
+                throw rethrown(failed);
             }
             return;
         }

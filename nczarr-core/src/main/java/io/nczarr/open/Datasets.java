@@ -46,7 +46,8 @@ public final class Datasets {
                     Stores.bounded(store, options.limits().metadata()),
                     format,
                     xarrayDimensions,
-                    store.preferredConcurrency() > 1 ? options.readPool().forStore(store) : null);
+                    // remote: the request pool; local: the decode pool, used for groups of many children
+                    options.readPool().forStore(store));
             return new OpenDataset(store, model, options);
         } catch (IOException | RuntimeException e) {
             store.close();

@@ -310,7 +310,8 @@ public final class NcZarrOptions implements AutoCloseable {
                         flag(AggregationSettings.RAW, false));
             }
             if (s3Clients == null) {
-                s3Clients = new S3ClientPool(S3ClientFactory::create);
+                // a lambda, not a method reference: the SDK's classes load when a client is made, not here
+                s3Clients = new S3ClientPool(spec -> S3ClientFactory.create(spec));
                 owned.add(s3Clients);
             }
             return new NcZarrOptions(this, List.copyOf(owned));

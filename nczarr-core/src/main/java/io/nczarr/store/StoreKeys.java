@@ -27,12 +27,19 @@ public final class StoreKeys {
                 || (key.length() > 1 && key.charAt(1) == ':')) {
             return false;
         }
-        for (String seg : key.split("/", -1)) {
-            if (seg.equals("..") || seg.equals(".")) {
+        // no segment "." or "..": checked in place, as every metadata and chunk key passes here
+        int start = 0;
+        while (true) {
+            int end = key.indexOf('/', start);
+            int len = (end < 0 ? key.length() : end) - start;
+            if ((len == 1 || len == 2) && key.charAt(start) == '.' && (len == 1 || key.charAt(start + 1) == '.')) {
                 return false;
             }
+            if (end < 0) {
+                return true;
+            }
+            start = end + 1;
         }
-        return true;
     }
 
     /** Joins a prefix and a name: {@code join("", "a") = "a"}, {@code join("a", "b") = "a/b"}. */

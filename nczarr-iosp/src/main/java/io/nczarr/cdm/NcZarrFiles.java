@@ -8,7 +8,6 @@ import io.nczarr.raf.ByteRangeFiles;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import ucar.nc2.NetcdfFile;
-import ucar.nc2.NetcdfFileSubclass;
 import ucar.nc2.dataset.NetcdfDataset;
 import ucar.nc2.util.cache.FileFactory;
 
@@ -93,7 +92,7 @@ public final class NcZarrFiles {
      */
     static NetcdfFile open(OpenDataset dataset, String location) throws IOException {
         try {
-            return new NetcdfFileSubclass(new NcZarrIosp(dataset), null, location, null);
+            return new NcZarrFile(new NcZarrIosp(dataset), location);
         } catch (IOException e) {
             dataset.close();
             throw e;

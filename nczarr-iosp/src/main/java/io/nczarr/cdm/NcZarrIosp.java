@@ -22,10 +22,12 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Supplier;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Range;
@@ -121,6 +123,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     private final class CdmBuilder {
         private final NetcdfFile ncfile;
         private final Map<String, Dimension> dims = new HashMap<>();
+        /** per group, the cdm names taken, prefixed by kind: 'd'imension, 'g'roup, 'v'ariable */
+        private final Map<Group, Set<String>> taken = new IdentityHashMap<>();
 
         CdmBuilder(NetcdfFile ncfile) {
             this.ncfile = ncfile;
@@ -146,46 +150,56 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 }
                 // cdm 4.5.5 only allows a zero length on an unlimited dimension
                 boolean unlimited = d.unlimited() || d.length() == 0;
-                refuseMerged(groupKey(gm), "dimension " + path, d.name(), g.findDimensionLocal(cdmName(d.name())));
-                Dimension dim = cdm(groupKey(gm), "dimension " + path, () -> {
-                    Dimension nd = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
-                    g.addDimension(nd);
-                    return nd;
-                });
+                refuseMerged(g, 'd', groupKey(gm), "dimension " + path, d.name());
+                Dimension dim;
+                try {
+                    dim = new Dimension(d.name(), (int) d.length(), true, unlimited, false);
+                    CdmGroup.addDimension(g, dim);
+                } catch (RuntimeException e) {
+                    throw cdmRefused(groupKey(gm), "dimension " + path, e);
+                }
                 dims.put(path, dim);
             }
             for (GroupModel c : gm.groups()) {
-                refuseMerged(groupKey(c), "group " + c.path(), c.name(), g.findGroup(cdmName(c.name())));
-                Group cg = cdm(groupKey(c), "group " + c.path(), () -> {
-                    Group ng = new Group(ncfile, g, c.name());
-                    g.addGroup(ng);
-                    return ng;
-                });
+                refuseMerged(g, 'g', groupKey(c), "group " + c.path(), c.name());
+                Group cg;
+                try {
+                    cg = new CdmGroup(ncfile, g, c.name());
+                    g.addGroup(cg);
+                } catch (RuntimeException e) {
+                    throw cdmRefused(groupKey(c), "group " + c.path(), e);
+                }
                 addDimensions(c, cg);
             }
         }
 
         private void fill(GroupModel gm, Group g) throws IOException {
-            cdm(groupKey(gm), "the attributes of group " + gm.path(), () -> {
+            try {
                 for (Attr a : gm.attributes()) {
                     g.addAttribute(CdmValues.attribute(a));
                 }
-                return g;
-            });
+            } catch (RuntimeException e) {
+                throw cdmRefused(groupKey(gm), "the attributes of group " + gm.path(), e);
+            }
             for (VarModel vm : gm.variables()) {
                 String key = StoreKeys.join(vm.key(), ".zarray");
-                String object = "variable " + childPath(gm, vm.name());
-                refuseMerged(key, object, vm.name(), g.findVariable(cdmName(vm.name())));
-                Variable v = cdm(key, object, () -> variable(g, vm));
+                refuseMerged(g, 'v', key, "variable " + childPath(gm, vm.name()), vm.name());
+                Variable v;
+                try {
+                    v = variable(g, vm);
+                } catch (RuntimeException e) {
+                    throw cdmRefused(key, "variable " + childPath(gm, vm.name()), e);
+                }
                 ChunkReader reader = dataset.reader(vm);
                 // an unknown codec or a bad codec parameter does not fail the open: the variable
                 // stays, and reading it fails naming the dataset, the variable and the codec
                 v.setSPobject(reader);
                 readers.add(reader);
-                cdm(key, object, () -> {
-                    g.addVariable(v);
-                    return v;
-                });
+                try {
+                    CdmGroup.addVariable(g, v);
+                } catch (RuntimeException e) {
+                    throw cdmRefused(key, "variable " + childPath(gm, vm.name()), e);
+                }
             }
             int i = 0;
             for (GroupModel c : gm.groups()) {
@@ -225,11 +239,17 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
         /**
          * cdm 4.5.5 turns blanks in names into underscores ({@code "a b"} is {@code "a_b"}), so two
-         * names netCDF keeps apart can meet in one group; {@code clash} is what already has the name.
+         * names netCDF keeps apart can meet in one group. Looked up in a set: cdm's own lookups walk
+         * lists, which made an open of many variables quadratic.
          */
-        private void refuseMerged(String key, String object, String name, Object clash)
+        private void refuseMerged(Group g, char kind, String key, String object, String name)
                 throws UnsupportedFeatureException {
-            if (clash != null) {
+            Set<String> names = taken.get(g);
+            if (names == null) {
+                names = new HashSet<>();
+                taken.put(g, names);
+            }
+            if (!names.add(kind + cdmName(name))) {
                 throw new UnsupportedFeatureException(
                         model.location(),
                         key,
@@ -242,15 +262,11 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
         }
 
         /**
-         * Runs cdm calls that build {@code object}: cdm refuses what it cannot represent (a duplicate
-         * name, say) with a RuntimeException, which becomes the project's exception naming the object.
+         * cdm refuses what it cannot represent (a duplicate name, say) with a RuntimeException, which
+         * becomes the project's exception naming the object.
          */
-        private <T> T cdm(String key, String object, Supplier<T> calls) throws NcZarrException {
-            try {
-                return calls.get();
-            } catch (RuntimeException e) {
-                throw Guard.cdmRefused(model.location(), key, object, e);
-            }
+        private NcZarrException cdmRefused(String key, String object, RuntimeException e) {
+            return Guard.cdmRefused(model.location(), key, object, e);
         }
     }
 
