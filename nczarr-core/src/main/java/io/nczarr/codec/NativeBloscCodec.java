@@ -1,0 +1,154 @@
+package io.nczarr.codec;
+
+import com.sun.jna.Memory;
+import io.nczarr.error.CodecException;
+import java.util.Locale;
+
+/**
+ * numcodecs {@code blosc} decoded by c-blosc ({@link NativeCodecs}), with {@link BloscCodec} as the
+ * decoder for every frame the library is not handed. c-blosc 1.x's decompressor has no source-length
+ * argument: it trusts the header's compressed size and the block offsets and stream sizes inside the
+ * frame. So each frame is walked here first, and only one whose every offset and stream size lies
+ * within the bytes we have, with a known inner compressor, goes to the library; anything else (and any
+ * frame the library refuses) is decoded by the Java path, which gives the answer or the error.
+ */
+final class NativeBloscCodec implements BytesBytesCodec {
+
+    /** c-blosc 1.x writes format version 2; 1 is the older one it still reads. */
+    private static final int MAX_NATIVE_VERSION = 2;
+    /** Header flag bit 3 is unused by Blosc 1; c-blosc refuses frames with it. */
+    private static final int RESERVED_FLAG = 0x08;
+
+    // when a block is split into typesize streams: the same rule as BloscCodec (c-blosc 1.21)
+    private static final int MAX_SPLITS = 16;
+    private static final int MIN_BUFFERSIZE = 128;
+
+    private final BloscCodec java = new BloscCodec();
+    private final int formats;
+
+    NativeBloscCodec(int formats) {
+        this.formats = formats;
+    }
+
+    /** Bit {@code 1 << code} per inner compressor code in c-blosc's "blosclz,lz4,lz4hc,..." list. */
+    static int formats(String names) {
+        int mask = 0;
+        for (String n : names.split(",", -1)) {
+            switch (n.trim().toLowerCase(Locale.ROOT)) {
+                case "blosclz" -> mask |= 1 << BloscCodec.BLOSCLZ;
+                case "lz4", "lz4hc" -> mask |= 1 << BloscCodec.LZ4;
+                case "snappy" -> mask |= 1 << BloscCodec.SNAPPY;
+                case "zlib" -> mask |= 1 << BloscCodec.ZLIB;
+                case "zstd" -> mask |= 1 << BloscCodec.ZSTD;
+                default -> {
+                    // a compressor this frame format has no code for
+                }
+            }
+        }
+        return mask;
+    }
+
+    @Override
+    public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
+        int n = nativeSize(in, maxDecodedBytes, formats);
+        if (n < 0) {
+            return java.decode(in, maxDecodedBytes);
+        }
+        byte[] out = new byte[n];
+        return decompress(in, out, n) ? out : java.decode(in, maxDecodedBytes);
+    }
+
+    @Override
+    public byte[] decodeInto(byte[] in, byte[] out, int len) throws CodecException {
+        int n = nativeSize(in, len, formats);
+        if (n < 0) {
+            return java.decodeInto(in, out, len);
+        }
+        // the same reuse rule as BloscCodec
+        byte[] target = n == len && out.length >= n ? out : new byte[n];
+        return decompress(in, target, n) ? target : java.decodeInto(in, out, len);
+    }
+
+    /** Whether c-blosc decoded the frame into {@code out[0, n)}; false: it refused (the Java path says why). */
+    static boolean decompress(byte[] in, byte[] out, int n) {
+        int cbytes = CodecSupport.le32(in, 12);
+        Memory src = NativeBuffers.input(cbytes);
+        Memory dst = NativeBuffers.output(n);
+        src.write(0, in, 0, cbytes);
+        long[] declared = new long[1];
+        if (LibBlosc.blosc_cbuffer_validate(src, cbytes, declared) != 0 || declared[0] != n) {
+            return false;
+        }
+        if (LibBlosc.blosc_decompress_ctx(src, dst, n, 1) != n) {
+            return false;
+        }
+        dst.read(0, out, 0, n);
+        return true;
+    }
+
+    /**
+     * The decoded size when c-blosc may be given this frame, else -1: a Blosc 1 frame of a version it
+     * reads, not memcpyed (Java copies those as fast), an inner compressor the library has, decoded
+     * size within the bound, and a layout (header, block offsets, per-stream sizes) that stays inside
+     * the header's compressed size, which is at most the bytes we have. The walk mirrors c-blosc 1.21's
+     * {@code blosc_d}, so the library reads nothing the walk did not bound.
+     */
+    static int nativeSize(byte[] in, int maxDecodedBytes, int formats) {
+        if (in.length < BloscCodec.HEADER) {
+            return -1;
+        }
+        int version = in[0] & 0xFF;
+        int flags = in[2] & 0xFF;
+        int typesize = in[3] & 0xFF;
+        long nbytes = CodecSupport.le32(in, 4) & 0xFFFFFFFFL;
+        long blocksize = CodecSupport.le32(in, 8) & 0xFFFFFFFFL;
+        long cbytes = CodecSupport.le32(in, 12) & 0xFFFFFFFFL;
+        int format = (flags >>> BloscCodec.COMPRESSOR_SHIFT) & BloscCodec.COMPRESSOR_MASK;
+        if (version == 0
+                || version > MAX_NATIVE_VERSION
+                || (flags & (BloscCodec.MEMCPYED | RESERVED_FLAG)) != 0
+                || (flags & BloscCodec.BLOSC2_EXTENDED_HEADER) == BloscCodec.BLOSC2_EXTENDED_HEADER
+                || (formats & (1 << format)) == 0
+                || typesize == 0
+                || nbytes == 0
+                || nbytes > maxDecodedBytes
+                || blocksize == 0
+                || blocksize > nbytes
+                || cbytes < BloscCodec.HEADER
+                || cbytes > in.length) {
+            return -1;
+        }
+        long nblocks = (nbytes + blocksize - 1) / blocksize;
+        int end = (int) cbytes;
+        if (BloscCodec.HEADER + 4 * nblocks > end) {
+            return -1;
+        }
+        boolean dontSplit = (flags & BloscCodec.DONT_SPLIT) != 0;
+        for (int j = 0; j < nblocks; j++) {
+            long bsize = Math.min(blocksize, nbytes - j * blocksize);
+            boolean leftover = bsize < blocksize;
+            int nsplits = !dontSplit && typesize <= MAX_SPLITS && bsize / typesize >= MIN_BUFFERSIZE && !leftover
+                    ? typesize
+                    : 1;
+            if (bsize % nsplits != 0) {
+                return -1;
+            }
+            long ip = CodecSupport.le32(in, BloscCodec.HEADER + 4 * j);
+            if (ip < BloscCodec.HEADER + 4 * nblocks || ip >= end) {
+                return -1;
+            }
+            for (int s = 0; s < nsplits; s++) {
+                if (ip + 4 > end) {
+                    return -1;
+                }
+                int cs = CodecSupport.le32(in, (int) ip);
+                ip += 4;
+                if (cs <= 0 || cs > end - ip) {
+                    return -1;
+                }
+                ip += cs;
+            }
+        }
+        return (int) nbytes;
+    }
+}
