@@ -41,8 +41,4 @@ final class LibBlosc {
 
     /** Decoded size, or a negative code; {@code numinternalthreads} 1: we decode chunks in parallel ourselves. */
     static native int blosc_decompress_ctx(Pointer src, Pointer dest, long destsize, int numinternalthreads);
-
-    static native int blosc_decompress_ctx(byte[] src, byte[] dest, long destsize, int numinternalthreads);
-
-    static native int blosc_cbuffer_validate(byte[] cbuffer, long cbytes, long[] nbytes);
 }

@@ -25,9 +25,16 @@ final class NativeBloscCodec implements BytesBytesCodec {
 
     private final BloscCodec java = new BloscCodec();
     private final int formats;
+    private final boolean onlyWhereFaster;
 
-    NativeBloscCodec(int formats) {
+    /**
+     * @param formats the inner compressors the library has ({@link #formats(String)})
+     * @param onlyWhereFaster true: hand c-blosc only the frames it decodes faster than Java (see
+     *     {@link #faster}); false: every frame it can take (the equivalence tests)
+     */
+    NativeBloscCodec(int formats, boolean onlyWhereFaster) {
         this.formats = formats;
+        this.onlyWhereFaster = onlyWhereFaster;
     }
 
     /** Bit {@code 1 << code} per inner compressor code in c-blosc's "blosclz,lz4,lz4hc,..." list. */
@@ -48,9 +55,27 @@ final class NativeBloscCodec implements BytesBytesCodec {
         return mask;
     }
 
+    /**
+     * Whether c-blosc beats the Java path on this frame, copies in and out of native memory included
+     * (CPU per 4 MB chunk, docs/performance.md): bit-shuffled frames (its SIMD bit transpose), BloscLZ
+     * (vs our hand-written one) and zlib (one inflate per stream vs the JDK's Inflater set-up) are
+     * 1.3-2x faster; lz4 and zstd with byte shuffle or none are 0.8-0.9x, as lz4-java and zstd-jni are
+     * the same C code and the two copies are then the difference.
+     */
+    static boolean faster(byte[] in) {
+        int flags = in[2] & 0xFF;
+        int format = (flags >>> BloscCodec.COMPRESSOR_SHIFT) & BloscCodec.COMPRESSOR_MASK;
+        return (flags & BloscCodec.BIT_SHUFFLE) != 0 || format == BloscCodec.BLOSCLZ || format == BloscCodec.ZLIB;
+    }
+
+    private int eligible(byte[] in, int maxDecodedBytes) {
+        int n = nativeSize(in, maxDecodedBytes, formats);
+        return n >= 0 && (!onlyWhereFaster || faster(in)) ? n : -1;
+    }
+
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
-        int n = nativeSize(in, maxDecodedBytes, formats);
+        int n = eligible(in, maxDecodedBytes);
         if (n < 0) {
             return java.decode(in, maxDecodedBytes);
         }
@@ -60,7 +85,7 @@ final class NativeBloscCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decodeInto(byte[] in, byte[] out, int len) throws CodecException {
-        int n = nativeSize(in, len, formats);
+        int n = eligible(in, len);
         if (n < 0) {
             return java.decodeInto(in, out, len);
         }

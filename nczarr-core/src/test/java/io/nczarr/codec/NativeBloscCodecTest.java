@@ -35,6 +35,7 @@ class NativeBloscCodecTest {
 
     record Frame(String name, byte[] encoded, int decodedBytes, String sha256) {}
 
+    /** Every frame c-blosc can take goes to it (the registry's codec picks those where it is faster). */
     private static Codec nativeBlosc() throws Exception {
         NativeCodecs n = NativeCodecs.load();
         assumeTrue(n.hasBlosc(), n.describe());
@@ -42,7 +43,25 @@ class NativeBloscCodecTest {
                 .create(new CodecConfig(
                         "blosc", JsonNodeFactory.instance.objectNode().put("id", "blosc"), "<f8"));
         assertInstanceOf(NativeBloscCodec.class, c);
-        return c;
+        return new NativeBloscCodec(n.bloscFormats(), false);
+    }
+
+    @Test
+    void theRegistrysCodecDecodesEveryFrameToTheNumcodecsBytes() throws Exception {
+        NativeCodecs n = NativeCodecs.load();
+        assumeTrue(n.hasBlosc(), n.describe());
+        Codec c = CodecRegistry.standard(n)
+                .create(new CodecConfig(
+                        "blosc", JsonNodeFactory.instance.objectNode().put("id", "blosc"), "<f8"));
+        int byLibrary = 0;
+        for (Frame f : frames()) {
+            assertEquals(f.sha256(), TestSupport.sha256(c.decode(f.encoded(), f.decodedBytes())), f.name());
+            if (NativeBloscCodec.nativeSize(f.encoded(), f.decodedBytes(), n.bloscFormats()) >= 0
+                    && NativeBloscCodec.faster(f.encoded())) {
+                byLibrary++;
+            }
+        }
+        assertTrue(byLibrary > 50, "frames the registry's codec hands to c-blosc: " + byLibrary);
     }
 
     static List<Frame> frames() throws IOException, URISyntaxException {
