@@ -58,9 +58,9 @@ final class NativeBloscCodec implements BytesBytesCodec {
     /**
      * Whether c-blosc beats the Java path on this frame, copies in and out of native memory included
      * (CPU per 4 MB chunk, docs/performance.md): bit-shuffled frames (its SIMD bit transpose), BloscLZ
-     * (vs our hand-written one) and zlib (one inflate per stream vs the JDK's Inflater set-up) are
-     * 1.3-2x faster; lz4 and zstd with byte shuffle or none are 0.8-0.9x, as lz4-java and zstd-jni are
-     * the same C code and the two copies are then the difference.
+     * (vs our hand-written one) and zlib are 1.05-1.5x faster; lz4 and zstd with byte shuffle or none
+     * are 0.85-1.05x, as lz4-java and zstd-jni are the same C code and the two copies are then the
+     * difference.
      */
     static boolean faster(byte[] in) {
         int flags = in[2] & 0xFF;
