@@ -3,6 +3,8 @@ package io.nczarr.codec;
 import com.sun.jna.Memory;
 import io.nczarr.error.CodecException;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * numcodecs {@code blosc} decoded by c-blosc ({@link NativeCodecs}), with {@link BloscCodec} as the
@@ -23,6 +25,8 @@ final class NativeBloscCodec implements BytesBytesCodec {
     private static final int MAX_SPLITS = 16;
     private static final int MIN_BUFFERSIZE = 128;
 
+    private static final Pattern RELEASE = Pattern.compile("^(\\d+)\\.(\\d+)");
+
     private final BloscCodec java = new BloscCodec();
     private final int formats;
     private final boolean onlyWhereFaster;
@@ -35,6 +39,18 @@ final class NativeBloscCodec implements BytesBytesCodec {
     NativeBloscCodec(int formats, boolean onlyWhereFaster) {
         this.formats = formats;
         this.onlyWhereFaster = onlyWhereFaster;
+    }
+
+    /**
+     * Whether this c-blosc release may be used: 1.21 or later in the 1.x line (the release tested here,
+     * with the bounds checks of its fuzzing fixes; 1.x before 1.16 lacks {@code blosc_cbuffer_validate}).
+     */
+    static boolean supported(String version) {
+        Matcher m = RELEASE.matcher(version.trim());
+        return m.find()
+                && Integer.parseInt(m.group(1)) == 1
+                && m.group(2).length() <= 4
+                && Integer.parseInt(m.group(2)) >= 21;
     }
 
     /** Bit {@code 1 << code} per inner compressor code in c-blosc's "blosclz,lz4,lz4hc,..." list. */

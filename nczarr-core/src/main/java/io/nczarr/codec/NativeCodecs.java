@@ -75,6 +75,10 @@ public final class NativeCodecs {
             try {
                 String file = LibBlosc.load();
                 String version = LibBlosc.blosc_get_version_string().getString(0);
+                if (!NativeBloscCodec.supported(version)) {
+                    return new Binding(
+                            false, "c-blosc " + version + " (" + file + ") is older than 1.21: blosc in Java", 0);
+                }
                 String names = LibBlosc.blosc_list_compressors().getString(0);
                 int formats = NativeBloscCodec.formats(names);
                 return new Binding(true, "c-blosc " + version + " (" + file + ") for blosc with " + names, formats);

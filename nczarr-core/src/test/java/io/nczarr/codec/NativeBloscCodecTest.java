@@ -114,6 +114,16 @@ class NativeBloscCodecTest {
     }
 
     @Test
+    void onlyTestedReleasesAreUsed() {
+        assertTrue(NativeBloscCodec.supported("1.21.3"));
+        assertTrue(NativeBloscCodec.supported("1.21.6.dev"));
+        assertFalse(NativeBloscCodec.supported("1.20.1"));
+        assertFalse(NativeBloscCodec.supported("1.9.0"));
+        assertFalse(NativeBloscCodec.supported("2.0.0"));
+        assertFalse(NativeBloscCodec.supported("garbage"));
+    }
+
+    @Test
     void compressorListsMapToFrameCodes() {
         assertEquals(0b11011, NativeBloscCodec.formats("blosclz,lz4,lz4hc,zlib,zstd"));
         assertEquals(0b00110, NativeBloscCodec.formats("lz4,snappy"));
