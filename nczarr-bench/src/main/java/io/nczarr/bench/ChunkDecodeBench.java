@@ -26,7 +26,9 @@ import org.openjdk.jmh.annotations.State;
  * Decode time of one stored chunk through the array's compressor, into a reused buffer as the chunk
  * reader does ({@code Codec.decodeInto}): the chunks of bench/make_compare.py's cubes (one chunk =
  * one day, 721 x 1440 float32 = 4.15 MB decoded), zlib level 1 and blosc lz4 + shuffle, with the
- * native decoders (libdeflate, when the system has it) and with Java only. Run by bench/jmh.sh.
+ * native decoders (libdeflate and c-blosc, when the system has them) and with Java only. Run by
+ * bench/jmh.sh; {@code -p store=blosc_zstd_bitshuffle,...} picks the re-encoded blosc cubes that
+ * bench/make_blosc_variants.py writes beside them.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -315,6 +315,16 @@ final class BloscCodec implements BytesBytesCodec {
      * multiple of 8 and copies it as-is otherwise; later frames shuffle the largest multiple of 8
      * elements. The bytes after the shuffled elements are copied unchanged.
      */
+    /** Byte i of x holds row i of an 8x8 bit matrix (bit j = column j); returns its transpose. */
+    static long transpose8x8(long x) {
+        long t = (x ^ (x >>> 7)) & 0x00AA00AA00AA00AAL;
+        x = x ^ t ^ (t << 7);
+        t = (x ^ (x >>> 14)) & 0x0000CCCC0000CCCCL;
+        x = x ^ t ^ (t << 14);
+        t = (x ^ (x >>> 28)) & 0x00000000F0F0F0F0L;
+        return x ^ t ^ (t << 28);
+    }
+
     static void bitunshuffle(int version, int ts, int size, byte[] src, byte[] dst, int dOff) {
         int elems = size / ts;
         if (version <= 2) {
@@ -326,23 +336,19 @@ final class BloscCodec implements BytesBytesCodec {
             elems -= elems % 8;
         }
         int done = elems * ts;
-        java.util.Arrays.fill(dst, dOff, dOff + done, (byte) 0);
         int rowBytes = elems / 8;
+        // per group of 8 elements and element byte: the 8 bit rows' bytes form an 8x8 bit matrix
+        // whose transpose is those 8 elements' bytes (a bit loop per element was 10x slower)
         for (int byteIdx = 0; byteIdx < ts; byteIdx++) {
-            for (int bit = 0; bit < 8; bit++) {
-                int row = (byteIdx * 8 + bit) * rowBytes;
-                byte mask = (byte) (1 << bit);
-                for (int q = 0; q < rowBytes; q++) {
-                    int v = src[row + q] & 0xFF;
-                    if (v == 0) {
-                        continue;
-                    }
-                    int d = dOff + (q * 8) * ts + byteIdx;
-                    for (int m = 0; m < 8; m++, d += ts) {
-                        if ((v & (1 << m)) != 0) {
-                            dst[d] |= mask;
-                        }
-                    }
+            int row0 = byteIdx * 8 * rowBytes;
+            for (int q = 0; q < rowBytes; q++) {
+                long x = 0;
+                for (int bit = 0, r = row0 + q; bit < 8; bit++, r += rowBytes) {
+                    x |= (src[r] & 0xFFL) << (8 * bit);
+                }
+                x = transpose8x8(x);
+                for (int m = 0, d = dOff + q * 8 * ts + byteIdx; m < 8; m++, d += ts) {
+                    dst[d] = (byte) (x >>> (8 * m));
                 }
             }
         }

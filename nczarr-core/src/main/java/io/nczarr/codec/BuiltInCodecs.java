@@ -17,7 +17,11 @@ final class BuiltInCodecs {
                 of("lzma", LzmaCodec::create),
                 of("zstd", c -> new ZstdCodec()),
                 of("lz4", c -> new Lz4Codec()),
-                of("blosc", c -> new BloscCodec()),
+                of(
+                        "blosc",
+                        c -> natives.hasBlosc()
+                                ? new NativeBloscCodec(natives.bloscFormats(), true)
+                                : new BloscCodec()),
                 // bytes -> bytes filters
                 of("shuffle", ShuffleCodec::create),
                 of("fletcher32", c -> new Fletcher32Codec()),

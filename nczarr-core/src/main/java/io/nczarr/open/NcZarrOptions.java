@@ -40,7 +40,7 @@ import java.util.List;
  *   <tr><td>{@code nczarr.store.allowSymlinksOut}</td><td>false</td><td>whether directory stores follow
  *       symbolic links that lead out of the dataset directory ({@code true} or {@code false})</td></tr>
  *   <tr><td>{@code nczarr.codec.native}</td><td>true</td><td>whether native decoders found on the system
- *       (libdeflate for zlib) replace the Java ones; {@code false}: Java only</td></tr>
+ *       (libdeflate for zlib, c-blosc for blosc) replace the Java ones; {@code false}: Java only</td></tr>
  * </table>
  *
  * <p>The limits are byte counts, optionally with a binary suffix ({@code 512m}, {@code 2g}); {@link

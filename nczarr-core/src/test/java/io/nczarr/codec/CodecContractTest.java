@@ -195,7 +195,7 @@ class CodecContractTest {
         });
     }
 
-    /** The native decoders the system has (libdeflate) keep the same contract as the Java ones they replace. */
+    /** The native decoders the system has (libdeflate, c-blosc) keep the same contract as the Java ones they replace. */
     @TestFactory
     Stream<DynamicNode> nativeCodecsKeepTheContract() {
         NativeCodecs natives = NativeCodecs.load();
@@ -203,6 +203,9 @@ class CodecContractTest {
         List<String> ids = new ArrayList<>();
         if (natives.hasDeflate()) {
             ids.add("zlib");
+        }
+        if (natives.hasBlosc()) {
+            ids.add("blosc");
         }
         return ids.stream().map(id -> dynamicContainer("native " + id, contract(id, CASES.get(id), registry)));
     }

@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
@@ -182,5 +185,27 @@ class NcZarrOptionsTest {
         try (NcZarrOptions o = with(Map.of()).limits(given).maxObjectBytes(7).build()) {
             assertEquals(new MemoryLimits(7, 20, 5, 40), o.limits());
         }
+    }
+
+    @Test
+    void nativeCodecsPropertyTurnsEveryNativeDecoderOff() throws Exception {
+        try (NcZarrOptions o =
+                with(Map.of(NcZarrOptions.NATIVE_CODECS, "false")).build()) {
+            assertEquals("ZlibCodec", codecClass(o, "zlib"));
+            assertEquals("BloscCodec", codecClass(o, "blosc"));
+        }
+        try (NcZarrOptions o = with(Map.of()).build()) {
+            NativeCodecs n = NativeCodecs.load();
+            assertEquals(n.hasDeflate() ? "NativeZlibCodec" : "ZlibCodec", codecClass(o, "zlib"));
+            assertEquals(n.hasBlosc() ? "NativeBloscCodec" : "BloscCodec", codecClass(o, "blosc"));
+        }
+    }
+
+    private static String codecClass(NcZarrOptions o, String id) throws Exception {
+        return o.codecs()
+                .create(new CodecConfig(
+                        id, JsonNodeFactory.instance.objectNode().put("id", id), "<f4"))
+                .getClass()
+                .getSimpleName();
     }
 }
