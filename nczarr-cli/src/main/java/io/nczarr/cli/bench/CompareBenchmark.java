@@ -60,10 +60,13 @@ public final class CompareBenchmark {
     static final String OURS = "ours";
     static final String OURS_JAVA_ZLIB = "ours-java-zlib";
     static final String OURS_SDK = "ours-sdk";
-    /** The open rows again in a JVM that has run the open path: best of the same iterations after {@link #WARM_OPENS}. */
+    /**
+     * The open and row rows again once the JIT has compiled the path: best of the same iterations after
+     * {@link #WARM_RUNS} untimed ones (the whole-read rows are steady already).
+     */
     static final String OURS_WARM = "ours-warm";
 
-    static final int WARM_OPENS = 200;
+    static final int WARM_RUNS = 200;
     static final List<String> ALL_ROWS =
             List.of("zlib", "blosc", "many", "row", "open", "open-cons", "s3-many", "s3-zlib", "cli");
     private static final String KEY_ID = "AKIABENCH";
@@ -219,14 +222,17 @@ public final class CompareBenchmark {
             String url = cfg.data().resolve(dir).toUri() + "#mode=zarr,file";
             put(row, OURS, oursOpen(url, cfg.iters(), 1));
             // the same opens once the JIT has compiled the open path (the other local rows are steady too)
-            put(row, OURS_WARM, oursOpen(url, cfg.iters(), WARM_OPENS));
+            put(row, OURS_WARM, oursOpen(url, cfg.iters(), WARM_RUNS));
         } else {
             String dataset = datasetOf(row);
             String var = ds(dataset).get("var").asText();
             int[][] section = row.equals("row") ? rowSection() : null;
-            put(row, OURS, oursRead(localUrl(dataset), var, section, shared, cfg.iters(), null));
+            put(row, OURS, oursRead(localUrl(dataset), var, section, shared, cfg.iters(), 1, null));
             if (row.equals("zlib")) {
-                put(row, OURS_JAVA_ZLIB, oursRead(localUrl(dataset), var, null, javaZlib, cfg.iters(), null));
+                put(row, OURS_JAVA_ZLIB, oursRead(localUrl(dataset), var, null, javaZlib, cfg.iters(), 1, null));
+            }
+            if (row.equals("row")) {
+                put(row, OURS_WARM, oursRead(localUrl(dataset), var, section, shared, cfg.iters(), WARM_RUNS, null));
             }
         }
     }
@@ -237,11 +243,11 @@ public final class CompareBenchmark {
     }
 
     /**
-     * Open once, a warm-up read, then the best of {@code iters} reads; with a proxy, the requests of
-     * the open and of the last timed read are counted.
+     * Open once, {@code warmups} untimed reads, then the best of {@code iters} reads; with a proxy, the
+     * requests of the open and of the last timed read are counted.
      */
     private Cell oursRead(
-            String url, String var, int[][] section, NcZarrOptions options, int iters, CountingProxy proxy)
+            String url, String var, int[][] section, NcZarrOptions options, int iters, int warmups, CountingProxy proxy)
             throws Exception {
         String sha;
         double best = Double.MAX_VALUE;
@@ -256,6 +262,9 @@ public final class CompareBenchmark {
                 open = proxy.counts();
             }
             sha = sha256(read(v, section));
+            for (int i = 1; i < warmups; i++) {
+                read(v, section);
+            }
             for (int i = 0; i < iters; i++) {
                 boolean last = i == iters - 1;
                 if (proxy != null && last) {
@@ -356,10 +365,13 @@ public final class CompareBenchmark {
                 String var = ds(dataset).get("var").asText();
                 String url = proxy.endpoint() + "/bench/"
                         + ds(dataset).get("path").asText() + "#mode=zarr,s3&aws.profile=bench";
-                put(row, OURS, oursRead(url, var, null, shared, cfg.s3Iters(), proxy));
-                put(row, OURS_SDK, oursRead(url + "&nczarr.s3.sdkGets=true", var, null, shared, cfg.s3Iters(), proxy));
+                put(row, OURS, oursRead(url, var, null, shared, cfg.s3Iters(), 1, proxy));
+                put(
+                        row,
+                        OURS_SDK,
+                        oursRead(url + "&nczarr.s3.sdkGets=true", var, null, shared, cfg.s3Iters(), 1, proxy));
                 if (row.equals("s3-zlib")) {
-                    put(row, OURS_JAVA_ZLIB, oursRead(url, var, null, javaZlib, cfg.s3Iters(), proxy));
+                    put(row, OURS_JAVA_ZLIB, oursRead(url, var, null, javaZlib, cfg.s3Iters(), 1, proxy));
                 }
                 for (String lib : cfg.libs()) {
                     python(lib, List.of("--s3", proxy.endpoint() + "/bench"), List.of(row), cfg.s3Iters(), proxy);
@@ -649,7 +661,7 @@ public final class CompareBenchmark {
             case OURS -> "ours";
             case OURS_JAVA_ZLIB -> "ours, Java zlib";
             case OURS_SDK -> "ours, SDK GETs";
-            case OURS_WARM -> "ours, after " + WARM_OPENS + " opens";
+            case OURS_WARM -> "ours, after " + WARM_RUNS + " runs";
             case "tensorstore" -> "tensorstore " + versions.getOrDefault("tensorstore", "");
             case "zarr3" -> "zarr-python " + versions.getOrDefault("zarr3", "3");
             case "zarr2" -> "zarr-python " + versions.getOrDefault("zarr2", "2");
@@ -696,7 +708,7 @@ public final class CompareBenchmark {
             StringBuilder line = new StringBuilder("| ").append(label(row));
             for (String r : readers) {
                 String v = value(row, m.get(r));
-                if (r.equals(OURS_WARM) && m.get(r) != null && m.get("zarr2") != null) {
+                if (r.equals(OURS_WARM) && row.startsWith("open") && m.get(r) != null && m.get("zarr2") != null) {
                     v += " [÷ zarr 2: " + ratio(m.get(r), m.get("zarr2")) + "]";
                 } else if (!r.equals(OURS) && r.startsWith("ours") && m.get(r) != null && ts != null) {
                     v += " [" + ratio(m.get(r), ts) + "]";
