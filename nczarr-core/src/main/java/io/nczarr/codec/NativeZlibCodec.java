@@ -11,7 +11,7 @@ import java.util.Arrays;
  * numcodecs {@code zlib} decoded by libdeflate ({@link NativeCodecs}); the same answers and errors
  * as {@link ZlibCodec}, which stays the decoder wherever the library is absent.
  */
-final class NativeZlibCodec implements BytesBytesCodec {
+final class NativeZlibCodec implements InPlaceBytesCodec {
 
     private static final String ID = "zlib";
 
@@ -30,16 +30,6 @@ final class NativeZlibCodec implements BytesBytesCodec {
             // an output estimate below a huge limit was too small: decode again into a larger one
             buf = new byte[(int) Math.min(limit, 2L * Math.max(buf.length, 1))];
         }
-    }
-
-    @Override
-    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
-        return decodeInto(encoded, encoded.length, out, len);
-    }
-
-    @Override
-    public boolean readsInPlace() {
-        return true;
     }
 
     @Override

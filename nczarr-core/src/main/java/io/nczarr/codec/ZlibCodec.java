@@ -6,23 +6,13 @@ import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
 /** numcodecs {@code zlib}: a zlib (RFC 1950) stream; netcdf-c's deflate filter writes the same id. */
-final class ZlibCodec implements BytesBytesCodec {
+final class ZlibCodec implements InPlaceBytesCodec {
 
     private static final String ID = "zlib";
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
         return inflate(ID, encoded, 0, encoded.length, maxDecodedBytes);
-    }
-
-    @Override
-    public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
-        return decodeInto(encoded, encoded.length, out, len);
-    }
-
-    @Override
-    public boolean readsInPlace() {
-        return true;
     }
 
     @Override
