@@ -106,6 +106,7 @@ public final class ReferenceFiles {
      * @param base the reference file's own URL, against which relative target URLs resolve
      */
     public static Map<String, Ref> parse(byte[] json, URI base) throws Malformed {
+        Targets targets = new Targets(base);
         JsonNode root;
         try {
             root = MAPPER.readTree(json);
@@ -121,7 +122,7 @@ public final class ReferenceFiles {
         Map<String, Ref> refs = new LinkedHashMap<>();
         JsonNode version = root.get("version");
         if (version == null) {
-            addAll(refs, (ObjectNode) root, Map.of(), base);
+            addAll(refs, (ObjectNode) root, Map.of(), targets);
             return refs;
         }
         if (!version.isInt() || version.asInt() != 1) {
@@ -146,25 +147,25 @@ public final class ReferenceFiles {
                 throw new Malformed("gen: not a list");
             }
             for (int i = 0; i < gen.size(); i++) {
-                generate(refs, gen.get(i), i, templates, base);
+                generate(refs, gen.get(i), i, templates, targets);
             }
         }
         JsonNode r = root.get("refs");
         if (r == null || !r.isObject()) {
             throw new Malformed("version 1 without a \"refs\" object");
         }
-        addAll(refs, (ObjectNode) r, templates, base);
+        addAll(refs, (ObjectNode) r, templates, targets);
         return refs;
     }
 
-    private static void addAll(Map<String, Ref> refs, ObjectNode node, Map<String, String> templates, URI base)
+    private static void addAll(Map<String, Ref> refs, ObjectNode node, Map<String, String> templates, Targets targets)
             throws Malformed {
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             String key = e.getKey();
             if (key.isEmpty() || key.startsWith("/") || key.contains("\\") || hasDotSegment(key)) {
                 throw new Malformed("illegal key '" + key + "'");
             }
-            refs.put(key, value(key, e.getValue(), templates, base));
+            refs.put(key, value(key, e.getValue(), templates, targets));
         }
     }
 
@@ -177,7 +178,7 @@ public final class ReferenceFiles {
         return false;
     }
 
-    private static Ref value(String key, JsonNode v, Map<String, String> templates, URI base) throws Malformed {
+    private static Ref value(String key, JsonNode v, Map<String, String> templates, Targets targets) throws Malformed {
         if (v.isTextual()) {
             String s = v.asText();
             if (s.startsWith("base64:")) {
@@ -208,7 +209,7 @@ public final class ReferenceFiles {
                 return new Ref.Bad(v.get(0).asText(), m.getMessage());
             }
             if (v.size() == 1) {
-                return range(url, 0, -1, base);
+                return range(url, 0, -1, targets);
             }
             JsonNode off = v.get(1);
             JsonNode len = v.get(2);
@@ -219,12 +220,12 @@ public final class ReferenceFiles {
                 return new Ref.Bad(
                         url, "offset and length must be whole numbers that fit 64 bits: " + abbreviate(v.toString()));
             }
-            return range(url, off.asLong(), len.asLong(), base);
+            return range(url, off.asLong(), len.asLong(), targets);
         }
         return new Ref.Bad(null, "a reference must be a string, an object or a list, not " + abbreviate(v.toString()));
     }
 
-    private static Ref range(String url, long offset, long length, URI base) {
+    private static Ref range(String url, long offset, long length, Targets targets) {
         if (offset < 0 || length < -1 || (length == -1 && offset != 0)) {
             return new Ref.Bad(url, "negative offset or length (" + offset + ", " + length + ")");
         }
@@ -233,11 +234,34 @@ public final class ReferenceFiles {
         }
         URI target;
         try {
-            target = resolve(url, base);
+            target = targets.resolve(url);
         } catch (IllegalArgumentException e) {
             return new Ref.Bad(url, "malformed target URL: " + e.getMessage());
         }
         return new Ref.Range(target, url, offset, length);
+    }
+
+    /**
+     * The target URLs of one document, each distinct one resolved once: a reference file names a few files in
+     * many references, and the references of one file then share one {@link URI}.
+     */
+    private static final class Targets {
+        private final URI base;
+        private final Map<String, URI> resolved = new HashMap<>();
+
+        Targets(URI base) {
+            this.base = base;
+        }
+
+        /** As {@link ReferenceFiles#resolve}. */
+        URI resolve(String url) {
+            URI u = resolved.get(url);
+            if (u == null) {
+                u = ReferenceFiles.resolve(url, base);
+                resolved.put(url, u);
+            }
+            return u;
+        }
     }
 
     /** An absolute URL as it is; a relative one (or an absolute local path) against the reference file's URL. */
@@ -272,7 +296,8 @@ public final class ReferenceFiles {
 
     // gen -------------------------------------------------------------------------------------------
 
-    private static void generate(Map<String, Ref> refs, JsonNode g, int index, Map<String, String> templates, URI base)
+    private static void generate(
+            Map<String, Ref> refs, JsonNode g, int index, Map<String, String> templates, Targets targets)
             throws Malformed {
         String where = "gen[" + index + "]";
         if (!g.isObject()) {
@@ -308,11 +333,11 @@ public final class ReferenceFiles {
             String u = GenExpressions.render(url, vars, templates, where + ".url");
             Ref r;
             if (offset == null || length == null) {
-                r = range(u, 0, -1, base);
+                r = range(u, 0, -1, targets);
             } else {
                 long o = number(GenExpressions.render(offset, vars, templates, where + ".offset"), where + ".offset");
                 long l = number(GenExpressions.render(length, vars, templates, where + ".length"), where + ".length");
-                r = range(u, o, l, base);
+                r = range(u, o, l, targets);
             }
             refs.put(k, r);
             // itertools.product order: the last dimension varies fastest
