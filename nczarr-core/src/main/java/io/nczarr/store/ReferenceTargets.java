@@ -8,6 +8,7 @@ import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
+import io.nczarr.url.DatasetUrl;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
@@ -138,11 +139,8 @@ final class ReferenceTargets implements Closeable {
                 return "s3";
             case "http":
             case "https": {
-                String host = target.getHost() == null ? "" : target.getHost().toLowerCase(Locale.ROOT);
                 String authority = scheme + "://" + target.getRawAuthority();
-                if (authority.equalsIgnoreCase(s3Authority)
-                        || ((host.endsWith(".amazonaws.com") || host.endsWith(".amazonaws.com.cn"))
-                                && !host.contains("s3-website"))) {
+                if (authority.equalsIgnoreCase(s3Authority) || DatasetUrl.isAwsS3ApiHost(target.getHost())) {
                     return "s3";
                 }
                 return "http";

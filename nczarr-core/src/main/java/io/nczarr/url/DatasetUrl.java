@@ -293,10 +293,20 @@ public record DatasetUrl(
         return Optional.empty();
     }
 
-    /** An AWS S3 API host: {@code *.amazonaws.com(.cn)}, but not a bucket's website endpoint (plain HTTP). */
     private boolean isAwsHost() {
-        String host = uri == null || uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
-        return (host.endsWith(".amazonaws.com") || host.endsWith(".amazonaws.com.cn")) && !host.contains("s3-website");
+        return uri != null && isAwsS3ApiHost(uri.getHost());
+    }
+
+    /**
+     * Whether {@code host} is an AWS S3 API host: {@code *.amazonaws.com(.cn)}, but not a bucket's website
+     * endpoint (plain HTTP). {@code null} is not.
+     */
+    public static boolean isAwsS3ApiHost(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT);
+        return (h.endsWith(".amazonaws.com") || h.endsWith(".amazonaws.com.cn")) && !h.contains("s3-website");
     }
 
     private boolean hasAwsParameter() {
