@@ -50,12 +50,7 @@ public final class HttpStore implements Store {
             throw new StoreException(
                     url.toString(), null, "credentials in the URL are not supported for plain HTTP", false, null);
         }
-        HttpSettings settings;
-        try {
-            settings = HttpSettings.resolve(url.parameters(), resources.environment()::property);
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(url.toString(), null, e.getMessage(), false, e);
-        }
+        HttpSettings settings = resources.httpSettings(url, url.toString());
         try {
             u = new URI(u.getScheme(), u.getRawAuthority(), u.getPath(), u.getQuery(), null);
         } catch (URISyntaxException e) {

@@ -93,12 +93,7 @@ public final class ReferenceStore implements Store {
         String location = url.localPath() != null
                 ? url.localPath().toString()
                 : io.nczarr.error.Redaction.redact(stripFragment(url.uri()));
-        HttpSettings httpSettings;
-        try {
-            httpSettings = HttpSettings.resolve(url.parameters(), resources.environment()::property);
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(location, null, e.getMessage(), false, e);
-        }
+        HttpSettings httpSettings = resources.httpSettings(url, location);
         ByteLimit limit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, resources.maxObjectBytes());
         StoreKind where = url.referenceLocationKind();
         byte[] json;

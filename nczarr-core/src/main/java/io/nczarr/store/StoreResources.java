@@ -1,7 +1,10 @@
 package io.nczarr.store;
 
+import io.nczarr.error.StoreException;
+import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.url.DatasetUrl;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Objects;
@@ -51,6 +54,18 @@ public record StoreResources(
     /** The client HTTP stores send with. */
     public HttpClient httpClient() {
         return httpClients.get();
+    }
+
+    /**
+     * The HTTP settings of {@code url}'s fragment and this environment; a bad setting is a {@link
+     * StoreException} of {@code location}.
+     */
+    HttpSettings httpSettings(DatasetUrl url, String location) throws StoreException {
+        try {
+            return HttpSettings.resolve(url.parameters(), environment()::property);
+        } catch (IllegalArgumentException e) {
+            throw new StoreException(location, null, e.getMessage(), false, e);
+        }
     }
 
     /** The largest object read whole. */

@@ -3,7 +3,6 @@ package io.nczarr.store;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.http.HttpObjects;
-import io.nczarr.http.HttpSettings;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import io.nczarr.url.Mode;
@@ -143,13 +142,7 @@ public final class Stores {
 
     private static DatasetUrl sniffHttp(DatasetUrl url, StoreResources resources) throws IOException {
         URI u = url.uri();
-        HttpObjects http;
-        try {
-            http = new HttpObjects(
-                    resources.httpClient(), HttpSettings.resolve(url.parameters(), resources.environment()::property));
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(url.toString(), null, e.getMessage(), false, e);
-        }
+        HttpObjects http = new HttpObjects(resources.httpClient(), resources.httpSettings(url, url.toString()));
         Optional<byte[]> head;
         try {
             head = http.getRange(u, 0, SNIFF_BYTES, SNIFF_BYTES);
