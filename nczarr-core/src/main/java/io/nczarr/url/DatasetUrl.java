@@ -166,6 +166,19 @@ public record DatasetUrl(
         }
     }
 
+    /**
+     * netcdf-c's inferences: xarray/noxarray imply zarr, zarr implies the nczarr dispatcher; reference files
+     * describe pure Zarr.
+     */
+    private static void addImplied(Set<Mode> modes) {
+        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY) || modes.contains(Mode.KERCHUNK)) {
+            modes.add(Mode.ZARR);
+        }
+        if (modes.contains(Mode.ZARR)) {
+            modes.add(Mode.NCZARR);
+        }
+    }
+
     private static Set<Mode> parseModes(String mode, String location) {
         Set<Mode> modes = EnumSet.noneOf(Mode.class);
         if (mode == null || mode.isBlank()) {
@@ -183,14 +196,7 @@ public record DatasetUrl(
             }
             modes.add(m);
         }
-        // netcdf-c's inferences: xarray/noxarray imply zarr, zarr implies the nczarr dispatcher; reference
-        // files describe pure Zarr
-        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY) || modes.contains(Mode.KERCHUNK)) {
-            modes.add(Mode.ZARR);
-        }
-        if (modes.contains(Mode.ZARR)) {
-            modes.add(Mode.NCZARR);
-        }
+        addImplied(modes);
         if (modes.contains(Mode.XARRAY) && modes.contains(Mode.NOXARRAY)) {
             throw new IllegalArgumentException(
                     "mode flags xarray and noxarray contradict each other in " + Redaction.redact(location));
@@ -318,10 +324,7 @@ public record DatasetUrl(
         Set<Mode> m = EnumSet.noneOf(Mode.class);
         m.addAll(modes);
         m.add(mode);
-        if (mode == Mode.KERCHUNK) {
-            m.add(Mode.ZARR);
-            m.add(Mode.NCZARR);
-        }
+        addImplied(m);
         return new DatasetUrl(original, scheme, localPath, newUri != null ? newUri : uri, parameters, m);
     }
 
