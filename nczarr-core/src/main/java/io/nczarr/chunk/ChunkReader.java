@@ -475,9 +475,7 @@ public final class ChunkReader {
         int size = inScratch ? (int) expected : data.length;
         if (vlen) {
             try {
-                return et.layout() == ElementType.Layout.VLEN_BYTES
-                        ? BytesChunk.parse(data, chunkElements)
-                        : StringChunk.parse(data, et, chunkElements);
+                return vlenChunk(data, et, chunkElements);
             } catch (IllegalArgumentException e) {
                 throw chunkError(key, e.getMessage(), e);
             }
@@ -496,7 +494,7 @@ public final class ChunkReader {
         return StringChunk.parse(data, et, chunkElements);
     }
 
-    private static boolean isVlen(ElementType et) {
+    static boolean isVlen(ElementType et) {
         return et.layout() == ElementType.Layout.VLEN_UTF8 || et.layout() == ElementType.Layout.VLEN_BYTES;
     }
 
@@ -505,6 +503,13 @@ public final class ChunkReader {
         return et.layout() == ElementType.Layout.RECORD
                 ? RecordChunk.of(data, et.itemSize())
                 : new NumericChunk(data, et.order());
+    }
+
+    /** A decoded chunk of {@code n} variable-length strings or byte strings. */
+    static ChunkData vlenChunk(byte[] data, ElementType et, int n) {
+        return et.layout() == ElementType.Layout.VLEN_BYTES
+                ? BytesChunk.parse(data, n)
+                : StringChunk.parse(data, et, n);
     }
 
     /** What a missing chunk of this variable reads as. */
