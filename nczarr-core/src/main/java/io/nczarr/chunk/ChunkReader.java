@@ -434,7 +434,11 @@ public final class ChunkReader {
     private ChunkData decodeDirect(String key, ByteBuffer stored) throws IOException {
         long expected = (long) chunkElements * var.element().itemSize();
         limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes(var));
-        ByteBuffer own = pipeline().decodeToOwnBuffer(stored, (int) expected);
+        return ownChunk(key, pipeline().decodeToOwnBuffer(stored, (int) expected), expected);
+    }
+
+    /** Numbers a codec decoded into its own buffer, checked against the chunk's size. */
+    private ChunkData ownChunk(String key, ByteBuffer own, long expected) throws ChunkException {
         if (own.remaining() != expected) {
             throw chunkError(key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
         }
@@ -457,11 +461,7 @@ public final class ChunkReader {
             // a native decoder's own output buffer: numbers are copied from there into the result
             ByteBuffer own = steps.decodeToOwnBuffer(data, length, (int) expected);
             if (own != null) {
-                if (own.remaining() != expected) {
-                    throw chunkError(
-                            key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
-                }
-                return new NumericChunk(own, et.order());
+                return ownChunk(key, own, expected);
             }
         }
         if (vlen) {
