@@ -576,11 +576,16 @@ public final class ChunkReader {
     private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
 
     static byte[] scratch(int len) {
-        java.lang.ref.SoftReference<byte[]> ref = SCRATCH.get();
+        return reused(SCRATCH, len, len);
+    }
+
+    /** This thread's buffer in {@code kept} if it has {@code len} bytes, else a new one of {@code size}, kept. */
+    private static byte[] reused(ThreadLocal<java.lang.ref.SoftReference<byte[]>> kept, int len, int size) {
+        java.lang.ref.SoftReference<byte[]> ref = kept.get();
         byte[] b = ref == null ? null : ref.get();
         if (b == null || b.length < len) {
-            b = new byte[len];
-            SCRATCH.set(new java.lang.ref.SoftReference<>(b));
+            b = new byte[size];
+            kept.set(new java.lang.ref.SoftReference<>(b));
         }
         return b;
     }
@@ -617,14 +622,8 @@ public final class ChunkReader {
         if (len > MAX_INPUT_BYTES) {
             return new byte[len];
         }
-        java.lang.ref.SoftReference<byte[]> ref = INPUT.get();
-        byte[] b = ref == null ? null : ref.get();
-        if (b == null || b.length < len) {
-            // room for the next chunk's being a little larger: stored sizes vary, decoded ones do not
-            b = new byte[Math.min(MAX_INPUT_BYTES, len + (len >> 3))];
-            INPUT.set(new java.lang.ref.SoftReference<>(b));
-        }
-        return b;
+        // room for the next chunk's being a little larger: stored sizes vary, decoded ones do not
+        return reused(INPUT, len, Math.min(MAX_INPUT_BYTES, len + (len >> 3)));
     }
 
     private ChunkException chunkError(String key, String detail, Throwable cause) {
