@@ -434,7 +434,11 @@ public final class ChunkReader {
     private ChunkData decodeDirect(String key, ByteBuffer stored) throws IOException {
         long expected = (long) chunkElements * var.element().itemSize();
         limits.chunk().check(store.location(), key, var.name(), "one decoded chunk", decodedChunkBytes(var));
-        ByteBuffer own = pipeline().decodeToOwnBuffer(stored, (int) expected);
+        return ownChunk(key, pipeline().decodeToOwnBuffer(stored, (int) expected), expected);
+    }
+
+    /** Numbers a codec decoded into its own buffer, checked against the chunk's size. */
+    private ChunkData ownChunk(String key, ByteBuffer own, long expected) throws ChunkException {
         if (own.remaining() != expected) {
             throw chunkError(key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
         }
@@ -457,11 +461,7 @@ public final class ChunkReader {
             // a native decoder's own output buffer: numbers are copied from there into the result
             ByteBuffer own = steps.decodeToOwnBuffer(data, length, (int) expected);
             if (own != null) {
-                if (own.remaining() != expected) {
-                    throw chunkError(
-                            key, "chunk decodes to " + own.remaining() + " bytes, " + expected + " expected", null);
-                }
-                return new NumericChunk(own, et.order());
+                return ownChunk(key, own, expected);
             }
         }
         if (vlen) {
@@ -475,9 +475,7 @@ public final class ChunkReader {
         int size = inScratch ? (int) expected : data.length;
         if (vlen) {
             try {
-                return et.layout() == ElementType.Layout.VLEN_BYTES
-                        ? BytesChunk.parse(data, chunkElements)
-                        : StringChunk.parse(data, et, chunkElements);
+                return vlenChunk(data, et, chunkElements);
             } catch (IllegalArgumentException e) {
                 throw chunkError(key, e.getMessage(), e);
             }
@@ -496,7 +494,7 @@ public final class ChunkReader {
         return StringChunk.parse(data, et, chunkElements);
     }
 
-    private static boolean isVlen(ElementType et) {
+    static boolean isVlen(ElementType et) {
         return et.layout() == ElementType.Layout.VLEN_UTF8 || et.layout() == ElementType.Layout.VLEN_BYTES;
     }
 
@@ -505,6 +503,13 @@ public final class ChunkReader {
         return et.layout() == ElementType.Layout.RECORD
                 ? RecordChunk.of(data, et.itemSize())
                 : new NumericChunk(data, et.order());
+    }
+
+    /** A decoded chunk of {@code n} variable-length strings or byte strings. */
+    static ChunkData vlenChunk(byte[] data, ElementType et, int n) {
+        return et.layout() == ElementType.Layout.VLEN_BYTES
+                ? BytesChunk.parse(data, n)
+                : StringChunk.parse(data, et, n);
     }
 
     /** What a missing chunk of this variable reads as. */
@@ -571,11 +576,16 @@ public final class ChunkReader {
     private static final ThreadLocal<java.lang.ref.SoftReference<byte[]>> SCRATCH = new ThreadLocal<>();
 
     static byte[] scratch(int len) {
-        java.lang.ref.SoftReference<byte[]> ref = SCRATCH.get();
+        return reused(SCRATCH, len, len);
+    }
+
+    /** This thread's buffer in {@code kept} if it has {@code len} bytes, else a new one of {@code size}, kept. */
+    private static byte[] reused(ThreadLocal<java.lang.ref.SoftReference<byte[]>> kept, int len, int size) {
+        java.lang.ref.SoftReference<byte[]> ref = kept.get();
         byte[] b = ref == null ? null : ref.get();
         if (b == null || b.length < len) {
-            b = new byte[len];
-            SCRATCH.set(new java.lang.ref.SoftReference<>(b));
+            b = new byte[size];
+            kept.set(new java.lang.ref.SoftReference<>(b));
         }
         return b;
     }
@@ -612,14 +622,8 @@ public final class ChunkReader {
         if (len > MAX_INPUT_BYTES) {
             return new byte[len];
         }
-        java.lang.ref.SoftReference<byte[]> ref = INPUT.get();
-        byte[] b = ref == null ? null : ref.get();
-        if (b == null || b.length < len) {
-            // room for the next chunk's being a little larger: stored sizes vary, decoded ones do not
-            b = new byte[Math.min(MAX_INPUT_BYTES, len + (len >> 3))];
-            INPUT.set(new java.lang.ref.SoftReference<>(b));
-        }
-        return b;
+        // room for the next chunk's being a little larger: stored sizes vary, decoded ones do not
+        return reused(INPUT, len, Math.min(MAX_INPUT_BYTES, len + (len >> 3)));
     }
 
     private ChunkException chunkError(String key, String detail, Throwable cause) {

@@ -256,14 +256,10 @@ final class ShardReader {
             ChunkData data;
             try {
                 ElementType et = var.element();
-                if (et.layout() == ElementType.Layout.VLEN_UTF8) {
-                    data = StringChunk.parse(
+                if (ChunkReader.isVlen(et)) {
+                    data = ChunkReader.vlenChunk(
                             codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
                             et,
-                            innerElements);
-                } else if (et.layout() == ElementType.Layout.VLEN_BYTES) {
-                    data = BytesChunk.parse(
-                            codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
                             innerElements);
                 } else {
                     // as the unsharded path: the last step decodes into this thread's reusable buffer

@@ -307,14 +307,6 @@ final class BloscCodec implements BytesBytesCodec {
         System.arraycopy(src, sOff + done, dst, dOff + done, size - done);
     }
 
-    /**
-     * Inverse of bitshuffle's {@code bshuf_trans_bit_elem}: for element count {@code m} (a multiple
-     * of 8) the input holds {@code 8 * ts} bit rows of {@code m / 8} bytes; row {@code 8 * byte + bit}
-     * has, at bit position {@code e % 8} of its byte {@code e / 8}, that bit of element {@code e}.
-     * c-blosc 1.x (frame version &lt;= 2) bit-shuffles a block only when its element count is a
-     * multiple of 8 and copies it as-is otherwise; later frames shuffle the largest multiple of 8
-     * elements. The bytes after the shuffled elements are copied unchanged.
-     */
     /** Byte i of x holds row i of an 8x8 bit matrix (bit j = column j); returns its transpose. */
     static long transpose8x8(long x) {
         long t = (x ^ (x >>> 7)) & 0x00AA00AA00AA00AAL;
@@ -325,6 +317,14 @@ final class BloscCodec implements BytesBytesCodec {
         return x ^ t ^ (t << 28);
     }
 
+    /**
+     * Inverse of bitshuffle's {@code bshuf_trans_bit_elem}: for element count {@code m} (a multiple
+     * of 8) the input holds {@code 8 * ts} bit rows of {@code m / 8} bytes; row {@code 8 * byte + bit}
+     * has, at bit position {@code e % 8} of its byte {@code e / 8}, that bit of element {@code e}.
+     * c-blosc 1.x (frame version &lt;= 2) bit-shuffles a block only when its element count is a
+     * multiple of 8 and copies it as-is otherwise; later frames shuffle the largest multiple of 8
+     * elements. The bytes after the shuffled elements are copied unchanged.
+     */
     static void bitunshuffle(int version, int ts, int size, byte[] src, byte[] dst, int dOff) {
         int elems = size / ts;
         if (version <= 2) {

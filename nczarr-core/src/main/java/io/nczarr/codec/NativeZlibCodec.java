@@ -25,7 +25,7 @@ final class NativeZlibCodec implements InPlaceBytesCodec {
                 return n == buf.length ? buf : Arrays.copyOf(buf, (int) n);
             }
             if (buf.length >= limit) {
-                throw new CodecException(ID + ": decoded data exceeds the expected " + limit + " bytes");
+                throw exceeds(limit);
             }
             // an output estimate below a huge limit was too small: decode again into a larger one
             buf = new byte[(int) Math.min(limit, 2L * Math.max(buf.length, 1))];
@@ -36,7 +36,7 @@ final class NativeZlibCodec implements InPlaceBytesCodec {
     public byte[] decodeInto(byte[] encoded, int encodedLength, byte[] out, int len) throws CodecException {
         long n = inflate(encoded, encodedLength, out, len);
         if (n < 0) {
-            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+            throw exceeds(len);
         }
         return n == len ? out : Arrays.copyOf(out, (int) n);
     }
@@ -50,7 +50,7 @@ final class NativeZlibCodec implements InPlaceBytesCodec {
         Memory dst = NativeBuffers.output(len);
         long n = inflate(encoded, encodedLength, dst, len);
         if (n < 0) {
-            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+            throw exceeds(len);
         }
         return dst.getByteBuffer(0, n);
     }
@@ -70,9 +70,14 @@ final class NativeZlibCodec implements InPlaceBytesCodec {
         Pointer src = Native.getDirectBufferPointer(stored).share(stored.position());
         long n = inflate(src, stored.remaining(), dst, len);
         if (n < 0) {
-            throw new CodecException(ID + ": decoded data exceeds the expected " + len + " bytes");
+            throw exceeds(len);
         }
         return dst.getByteBuffer(0, n);
+    }
+
+    /** The error {@link ZlibCodec} gives for data that decodes to more than {@code limit} bytes. */
+    private static CodecException exceeds(int limit) {
+        return new CodecException(ID + ": decoded data exceeds the expected " + limit + " bytes");
     }
 
     /** Size decoded from {@code in[0..inLength)} into {@code out[0..outLength)}, or {@code -1} when that is too small. */

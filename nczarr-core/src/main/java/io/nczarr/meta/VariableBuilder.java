@@ -25,8 +25,7 @@ final class VariableBuilder {
         if (et.layout() == ElementType.Layout.VLEN_UTF8) {
             boolean vlen = array.filters().stream().anyMatch(f -> f.id().equals("vlen-utf8"));
             if (!vlen && array.filters().stream().anyMatch(f -> f.id().equals("vlen-bytes"))) {
-                return new ElementType(
-                        NcType.OPAQUE, ElementType.Layout.VLEN_BYTES, 0, java.nio.ByteOrder.LITTLE_ENDIAN);
+                return ElementType.vlenBytes();
             }
             if (!vlen) {
                 throw new MetadataException(

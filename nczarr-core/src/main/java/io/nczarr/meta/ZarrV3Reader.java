@@ -268,9 +268,8 @@ final class ZarrV3Reader {
                 List.of(),
                 sep,
                 new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep));
-        ElementType et = V3DataTypes.isBytes(dataType)
-                ? new ElementType(NcType.OPAQUE, ElementType.Layout.VLEN_BYTES, 0, java.nio.ByteOrder.LITTLE_ENDIAN)
-                : ElementType.of(types.decoded(), false);
+        ElementType et =
+                V3DataTypes.isBytes(dataType) ? ElementType.vlenBytes() : ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }

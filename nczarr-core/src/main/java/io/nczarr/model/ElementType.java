@@ -24,6 +24,11 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         return new ElementType(NcType.STRUCTURE, Layout.RECORD, type.itemsize(), ByteOrder.LITTLE_ENDIAN, type);
     }
 
+    /** Variable-length byte strings (numcodecs {@code vlen-bytes}, Zarr v3 {@code bytes}): opaque values. */
+    public static ElementType vlenBytes() {
+        return new ElementType(NcType.OPAQUE, Layout.VLEN_BYTES, 0, ByteOrder.LITTLE_ENDIAN);
+    }
+
     public enum Layout {
         /** Fixed-size numbers (bool and char are one byte each). */
         NUMERIC,
