@@ -1,8 +1,6 @@
 package io.nczarr.cdm;
 
 import io.nczarr.error.UnsupportedFeatureException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import ucar.ma2.Array;
@@ -79,28 +77,20 @@ final class FragmentValues {
             }
         }
         Converter convert = converter(fragment);
-        List<Double> fragMissing = new ArrayList<>();
-        for (String name : new String[] {"_FillValue", "missing_value"}) {
-            Attribute a = fragment.findAttribute(name);
-            if (a != null && (a.getDataType().isNumeric())) {
-                for (int i = 0; i < a.getLength(); i++) {
-                    fragMissing.add(a.getNumericValue(i).doubleValue());
-                }
-            }
-        }
+        double[] fragMissing = fragmentMissing(fragment);
         boolean unsigned = fragment.isUnsigned();
         if (unsigned != aggregationUnsigned) {
             throw unsupported("a fragment " + (unsigned ? "with" : "without") + " _Unsigned in an aggregation "
                     + (aggregationUnsigned ? "with" : "without") + " it");
         }
         boolean sameType = ft == type;
-        if (sameType && convert == null && fragMissing.isEmpty()) {
+        if (sameType && convert == null && fragMissing.length == 0) {
             return values;
         }
         if (unsigned) {
             throw unsupported("type conversion or missing values of unsigned fragments");
         }
-        if (!fragMissing.isEmpty() && missing == null) {
+        if (fragMissing.length > 0 && missing == null) {
             throw unsupported("a fragment with missing values in an aggregation variable without _FillValue or"
                     + " missing_value");
         }
@@ -118,7 +108,7 @@ final class FragmentValues {
             long hi = maxOf(type);
             while (in.hasNext()) {
                 long v = in.getLongNext();
-                if (fragMissing.contains((double) v)) {
+                if (isMissingExact(v, fragMissing)) {
                     to.setObjectNext(castMissing());
                     continue;
                 }
@@ -189,7 +179,34 @@ final class FragmentValues {
         }
     }
 
-    private static boolean isMissing(double v, List<Double> missing, boolean float32) {
+    /** The fragment's {@code _FillValue} and {@code missing_value} values (numeric ones), as doubles. */
+    private static double[] fragmentMissing(Variable fragment) {
+        Attribute fill = fragment.findAttribute("_FillValue");
+        Attribute mv = fragment.findAttribute("missing_value");
+        int nf = fill != null && fill.getDataType().isNumeric() ? fill.getLength() : 0;
+        int nm = mv != null && mv.getDataType().isNumeric() ? mv.getLength() : 0;
+        double[] out = new double[nf + nm];
+        for (int i = 0; i < nf; i++) {
+            out[i] = fill.getNumericValue(i).doubleValue();
+        }
+        for (int i = 0; i < nm; i++) {
+            out[nf + i] = mv.getNumericValue(i).doubleValue();
+        }
+        return out;
+    }
+
+    /** An integer value among the missing values as {@code Double.equals} compares them (no boxing). */
+    private static boolean isMissingExact(long v, double[] missing) {
+        long bits = Double.doubleToLongBits((double) v);
+        for (double m : missing) {
+            if (Double.doubleToLongBits(m) == bits) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isMissing(double v, double[] missing, boolean float32) {
         for (double m : missing) {
             if (v == m || (Double.isNaN(m) && Double.isNaN(v)) || (float32 && (float) v == (float) m)) {
                 return true;

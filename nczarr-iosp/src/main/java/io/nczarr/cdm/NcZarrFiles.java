@@ -69,14 +69,6 @@ public final class NcZarrFiles {
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }
-        if (Aggregations.isLocalNetcdf(url)) {
-            // a local netCDF-3/4 file (an aggregation file, say): netCDF-Java's own readers
-            try {
-                return NetcdfFile.open(url.localPath().toString());
-            } catch (RuntimeException e) {
-                throw Guard.unexpected(Guard.name(url), null, e);
-            }
-        }
         OpenDataset dataset;
         try {
             dataset = Datasets.open(url, options);

@@ -1,7 +1,6 @@
 package io.nczarr.cli.bench;
 
 import io.nczarr.cdm.NcZarrFiles;
-import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.nio.charset.StandardCharsets;
@@ -49,16 +48,7 @@ public final class AggregationBench {
         double expected = Double.parseDouble(Files.readString(dir.resolve("expected.json"))
                 .replaceAll(".*\"sum\":\\s*([-0-9.eE+]+).*", "$1")
                 .trim());
-        Path aws = Files.createTempDirectory("nczarr-bench-aws");
-        Files.writeString(
-                aws.resolve("credentials"),
-                "[bench]\naws_access_key_id = AKIABENCH\naws_secret_access_key = bench-secret-0123456789\n");
-        Files.writeString(aws.resolve("config"), "[profile bench]\nregion = us-east-1\n");
-        System.setProperty(
-                AwsEnvironment.CREDENTIALS_FILE_PROPERTY,
-                aws.resolve("credentials").toString());
-        System.setProperty(
-                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("config").toString());
+        Path aws = BenchProfile.install("AKIABENCH", "bench-secret-0123456789");
         List<String> lines = new ArrayList<>();
         try (LocalS3Server server = LocalS3Server.start("AKIABENCH", "bench-secret-0123456789");
                 CountingProxy proxy = CountingProxy.start(server.endpoint())) {
@@ -89,9 +79,7 @@ public final class AggregationBench {
                 lines.add(python(python, proxy, dir));
             }
         } finally {
-            Files.deleteIfExists(aws.resolve("credentials"));
-            Files.deleteIfExists(aws.resolve("config"));
-            Files.deleteIfExists(aws);
+            BenchProfile.remove(aws);
         }
         lines.forEach(System.out::println);
         System.exit(0);

@@ -6,7 +6,6 @@ import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.codec.NativeCodecs;
 import io.nczarr.open.NcZarrOptions;
-import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.BufferedReader;
@@ -338,16 +337,7 @@ public final class CompareBenchmark {
     // ---------------------------------------------------------------- S3
 
     private void s3(NcZarrOptions javaZlib) throws Exception {
-        Path aws = Files.createTempDirectory("nczarr-compare-aws");
-        Files.writeString(
-                aws.resolve("credentials"),
-                "[bench]\naws_access_key_id = " + KEY_ID + "\naws_secret_access_key = " + SECRET + "\n");
-        Files.writeString(aws.resolve("config"), "[profile bench]\nregion = us-east-1\n");
-        System.setProperty(
-                AwsEnvironment.CREDENTIALS_FILE_PROPERTY,
-                aws.resolve("credentials").toString());
-        System.setProperty(
-                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("config").toString());
+        Path aws = BenchProfile.install(KEY_ID, SECRET);
         List<String> rows = cfg.rows().stream().filter(r -> r.startsWith("s3-")).toList();
         try (LocalS3Server server = LocalS3Server.start(KEY_ID, SECRET);
                 CountingProxy proxy = CountingProxy.start(server.endpoint())) {
@@ -379,9 +369,7 @@ public final class CompareBenchmark {
                 load.put(row, loadAverage().split(" ")[0]);
             }
         } finally {
-            Files.deleteIfExists(aws.resolve("credentials"));
-            Files.deleteIfExists(aws.resolve("config"));
-            Files.deleteIfExists(aws);
+            BenchProfile.remove(aws);
         }
     }
 

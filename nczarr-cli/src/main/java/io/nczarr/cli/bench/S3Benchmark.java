@@ -1,12 +1,10 @@
 package io.nczarr.cli.bench;
 
 import io.nczarr.cdm.NcZarrFiles;
-import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.security.MessageDigest;
@@ -69,16 +67,7 @@ public final class S3Benchmark {
                     "usage: S3Benchmark [--latency MS] [--levels 1,16] [--var NAME] [--sha256 HEX] DATASET[#modes]...");
             System.exit(2);
         }
-        Path aws = Files.createTempDirectory("nczarr-bench-aws");
-        Files.writeString(
-                aws.resolve("credentials"),
-                "[bench]\naws_access_key_id = AKIABENCH\naws_secret_access_key = bench-secret-0123456789\n");
-        Files.writeString(aws.resolve("config"), "[profile bench]\nregion = us-east-1\n");
-        System.setProperty(
-                AwsEnvironment.CREDENTIALS_FILE_PROPERTY,
-                aws.resolve("credentials").toString());
-        System.setProperty(
-                AwsEnvironment.CONFIG_FILE_PROPERTY, aws.resolve("config").toString());
+        Path aws = BenchProfile.install("AKIABENCH", "bench-secret-0123456789");
 
         List<Row> rows = new ArrayList<>();
         try (LocalS3Server server = LocalS3Server.start("AKIABENCH", "bench-secret-0123456789");
@@ -124,9 +113,7 @@ public final class S3Benchmark {
                 proxy.latency(Duration.ZERO);
             }
         } finally {
-            Files.deleteIfExists(aws.resolve("credentials"));
-            Files.deleteIfExists(aws.resolve("config"));
-            Files.deleteIfExists(aws);
+            BenchProfile.remove(aws);
         }
         print(rows, latencyMs, var, sha != null);
         System.exit(0);
