@@ -50,6 +50,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.http..")
                 .layer("s3")
                 .definedBy("io.nczarr.s3..")
+                .layer("source")
+                .definedBy("io.nczarr.source..")
                 .layer("store")
                 .definedBy("io.nczarr.store..")
                 .layer("model")
@@ -78,8 +80,10 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("http", "error")
                 .whereLayer("s3")
                 .mayOnlyAccessLayers("s3", "error")
+                .whereLayer("source")
+                .mayOnlyAccessLayers("source", "url", "s3", "error")
                 .whereLayer("store")
-                .mayOnlyAccessLayers("store", "url", "s3", "http", "error")
+                .mayOnlyAccessLayers("store", "source", "url", "s3", "http", "error")
                 .whereLayer("model")
                 .mayOnlyAccessLayers("model", "codec", "dtype", "error")
                 .whereLayer("meta")
@@ -96,13 +100,14 @@ class ArchitectureTest {
                         "meta",
                         "model",
                         "store",
+                        "source",
                         "url",
                         "s3",
                         "codec",
                         "dtype",
                         "error")
                 .whereLayer("raf")
-                .mayOnlyAccessLayers("raf", "open", "s3", "http", "url", "error")
+                .mayOnlyAccessLayers("raf", "open", "source", "s3", "http", "url", "error")
                 .whereLayer("binding")
                 .mayNotBeAccessedByAnyLayer()
                 .withOptionalLayers(true);

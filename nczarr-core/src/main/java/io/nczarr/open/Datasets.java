@@ -3,7 +3,9 @@ package io.nczarr.open;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.DatasetModel;
+import io.nczarr.source.Origin;
 import io.nczarr.store.Store;
+import io.nczarr.store.StoreResources;
 import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -31,7 +33,19 @@ public final class Datasets {
 
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */
     public static OpenDataset open(DatasetUrl url, NcZarrOptions options) throws IOException {
-        return open(Stores.open(url, options.storeResources()), url.format(), url.useXarrayDimensions(), options);
+        return open(url, options, null);
+    }
+
+    /**
+     * {@link #open(DatasetUrl, NcZarrOptions)} of a URL named inside a document: {@code origin} is the document
+     * chain (null: the user gave the URL), so that what the dataset names in turn (reference targets) is checked
+     * against it.
+     */
+    public static OpenDataset open(DatasetUrl url, NcZarrOptions options, Origin origin) throws IOException {
+        StoreResources resources = origin == null
+                ? options.storeResources()
+                : options.storeResources().withOrigin(origin);
+        return open(Stores.open(url, resources), url.format(), url.useXarrayDimensions(), options);
     }
 
     /**

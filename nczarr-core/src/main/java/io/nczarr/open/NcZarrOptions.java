@@ -7,6 +7,7 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.source.TrustSettings;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.StoreResources;
@@ -39,6 +40,8 @@ import java.util.List;
  *   <tr><td>{@code nczarr.limits.maxReadBytes}</td><td>heap/2</td><td>largest result of one read</td></tr>
  *   <tr><td>{@code nczarr.store.allowSymlinksOut}</td><td>false</td><td>whether directory stores follow
  *       symbolic links that lead out of the dataset directory ({@code true} or {@code false})</td></tr>
+ *   <tr><td>{@code nczarr.trust.allow}, {@code nczarr.trust.localRoots}, {@code nczarr.trust.credentials}</td>
+ *       <td>none</td><td>what documents may reach and where credentials go ({@link TrustSettings})</td></tr>
  *   <tr><td>{@code nczarr.codec.native}</td><td>true</td><td>whether native decoders found on the system
  *       (libdeflate for zlib, c-blosc for blosc) replace the Java ones; {@code false}: Java only</td></tr>
  * </table>
@@ -61,7 +64,7 @@ public final class NcZarrOptions implements AutoCloseable {
 
     public static final int DEFAULT_REQUEST_THREADS = 64;
     /** More threads than this is a configuration mistake, not a wish. */
-    private static final int MAX_THREADS = 1024;
+    static final int MAX_THREADS = 1024;
 
     private static NcZarrOptions shared;
 
@@ -73,6 +76,7 @@ public final class NcZarrOptions implements AutoCloseable {
     private final boolean allowSymlinksOut;
     private final HttpClient givenHttpClient;
     private final AggregationSettings aggregation;
+    private final TrustSettings trust;
     private HttpClient ownHttpClient;
     private final List<AutoCloseable> owned;
     private boolean closed;
@@ -86,6 +90,7 @@ public final class NcZarrOptions implements AutoCloseable {
         this.allowSymlinksOut = b.allowSymlinksOut;
         this.givenHttpClient = b.httpClient;
         this.aggregation = b.aggregation;
+        this.trust = b.trust;
         this.owned = owned;
     }
 
@@ -131,6 +136,14 @@ public final class NcZarrOptions implements AutoCloseable {
         return aggregation;
     }
 
+    /**
+     * What documents (reference files, aggregations) may reach beyond the default trust rules ({@code
+     * nczarr.trust.*}, user guide "Trust model").
+     */
+    public TrustSettings trust() {
+        return trust;
+    }
+
     public ReadPool readPool() {
         return readPool;
     }
@@ -161,7 +174,7 @@ public final class NcZarrOptions implements AutoCloseable {
 
     /** What stores are opened with. */
     public StoreResources storeResources() {
-        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, this::httpClient);
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, this::httpClient, trust, null);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
@@ -219,9 +232,12 @@ public final class NcZarrOptions implements AutoCloseable {
         private Boolean allowSymlinksOutGiven;
         private boolean allowSymlinksOut;
         private AggregationSettings aggregation;
+        private TrustSettings trust;
+        private final OptionValues values;
 
         private Builder(AwsEnvironment environment) {
             this.environment = environment;
+            this.values = new OptionValues(environment);
         }
 
         public Builder codecs(CodecRegistry codecs) {
@@ -275,6 +291,12 @@ public final class NcZarrOptions implements AutoCloseable {
             return this;
         }
 
+        /** Trust settings; when not given they come from the {@code nczarr.trust.*} properties. */
+        public Builder trust(TrustSettings settings) {
+            this.trust = settings;
+            return this;
+        }
+
         /** All memory limits at once; the limit properties are then not read. */
         public Builder limits(MemoryLimits limits) {
             this.limits = limits;
@@ -285,29 +307,39 @@ public final class NcZarrOptions implements AutoCloseable {
         public NcZarrOptions build() throws NcZarrException {
             List<AutoCloseable> owned = new ArrayList<>();
             if (codecs == null) {
-                codecs = CodecRegistry.standard(flag(NATIVE_CODECS, true) ? NativeCodecs.load() : NativeCodecs.none());
+                codecs = CodecRegistry.standard(
+                        values.flag(NATIVE_CODECS, true) ? NativeCodecs.load() : NativeCodecs.none());
             }
             limits = resolveLimits();
-            allowSymlinksOut = allowSymlinksOutGiven != null ? allowSymlinksOutGiven : flag(ALLOW_SYMLINKS_OUT, false);
+            allowSymlinksOut =
+                    allowSymlinksOutGiven != null ? allowSymlinksOutGiven : values.flag(ALLOW_SYMLINKS_OUT, false);
             if (readPool == null) {
                 int decode = decodeThreads != null
-                        ? check(DECODE_THREADS, decodeThreads)
-                        : (int) number(DECODE_THREADS, Runtime.getRuntime().availableProcessors(), 1, MAX_THREADS);
+                        ? OptionValues.check(DECODE_THREADS, decodeThreads)
+                        : (int) values.number(
+                                DECODE_THREADS, Runtime.getRuntime().availableProcessors(), 1, MAX_THREADS);
                 int requests = requestThreads != null
-                        ? check(REQUEST_THREADS, requestThreads)
-                        : (int) number(REQUEST_THREADS, DEFAULT_REQUEST_THREADS, 1, MAX_THREADS);
+                        ? OptionValues.check(REQUEST_THREADS, requestThreads)
+                        : (int) values.number(REQUEST_THREADS, DEFAULT_REQUEST_THREADS, 1, MAX_THREADS);
                 readPool = new ReadPool(decode, requests);
                 owned.add(readPool);
             }
             if (aggregation == null) {
                 aggregation = new AggregationSettings(
-                        flag(AggregationSettings.ALLOW_LOCAL_FRAGMENTS, false),
-                        (int) number(
+                        values.flag(AggregationSettings.ALLOW_LOCAL_FRAGMENTS, false),
+                        (int) values.number(
                                 AggregationSettings.MAX_OPEN_FRAGMENTS,
                                 AggregationSettings.DEFAULT_MAX_OPEN_FRAGMENTS,
                                 1,
                                 100_000),
-                        flag(AggregationSettings.RAW, false));
+                        values.flag(AggregationSettings.RAW, false));
+            }
+            if (trust == null) {
+                try {
+                    trust = TrustSettings.from(environment::property, aggregation.allowLocalFragments());
+                } catch (IllegalArgumentException e) {
+                    throw new NcZarrException("system property " + e.getMessage());
+                }
             }
             if (s3Clients == null) {
                 // a lambda, not a method reference: the SDK's classes load when a client is made, not here
@@ -331,10 +363,10 @@ public final class NcZarrOptions implements AutoCloseable {
                         ? OLD_MAX_OBJECT_BYTES
                         : MAX_OBJECT_BYTES;
                 l = new MemoryLimits(
-                        bytes(objectName, d.maxObjectBytes(), array),
-                        bytes(MAX_CHUNK_BYTES, d.maxChunkBytes(), array),
-                        bytes(MAX_METADATA_BYTES, d.maxMetadataBytes(), array),
-                        bytes(MAX_READ_BYTES, d.maxReadBytes(), Long.MAX_VALUE));
+                        values.bytes(objectName, d.maxObjectBytes(), array),
+                        values.bytes(MAX_CHUNK_BYTES, d.maxChunkBytes(), array),
+                        values.bytes(MAX_METADATA_BYTES, d.maxMetadataBytes(), array),
+                        values.bytes(MAX_READ_BYTES, d.maxReadBytes(), Long.MAX_VALUE));
             }
             if (maxObjectBytes >= 0) {
                 if (maxObjectBytes < 1 || maxObjectBytes > MemoryLimits.MAX_ARRAY_BYTES) {
@@ -344,66 +376,6 @@ public final class NcZarrOptions implements AutoCloseable {
                 l = l.withMaxObjectBytes(maxObjectBytes);
             }
             return l;
-        }
-
-        /** A {@code true}/{@code false} property (any case); anything else is a mistake, not {@code false}. */
-        private boolean flag(String name, boolean dflt) throws NcZarrException {
-            String v = environment.property(name);
-            if (v == null || v.isBlank()) {
-                return dflt;
-            }
-            String t = v.trim();
-            if (t.equalsIgnoreCase("true") || t.equalsIgnoreCase("false")) {
-                return Boolean.parseBoolean(t);
-            }
-            throw new NcZarrException("system property " + name + " must be true or false, not '" + v + "'");
-        }
-
-        /** A byte count property: digits with an optional binary suffix k, m, g or t ({@code 512m}). */
-        private long bytes(String name, long dflt, long max) throws NcZarrException {
-            String v = environment.property(name);
-            if (v == null) {
-                return dflt;
-            }
-            String t = v.trim().toLowerCase(java.util.Locale.ROOT);
-            int shift = t.isEmpty() ? 0 : "kmgt".indexOf(t.charAt(t.length() - 1)) + 1;
-            String digits = shift > 0 ? t.substring(0, t.length() - 1) : t;
-            long n;
-            try {
-                n = Long.parseLong(digits);
-            } catch (NumberFormatException e) {
-                throw new NcZarrException("system property " + name
-                        + " must be a number of bytes (e.g. 1048576 or 512m), not '" + v + "'");
-            }
-            long bytes = n > (Long.MAX_VALUE >> (10 * shift)) ? Long.MAX_VALUE : n << (10 * shift);
-            if (n < 1 || bytes > max) {
-                throw new NcZarrException("system property " + name + " must be 1.." + max + " bytes, not " + v);
-            }
-            return bytes;
-        }
-
-        private static int check(String name, int n) throws NcZarrException {
-            if (n < 1 || n > MAX_THREADS) {
-                throw new NcZarrException(name + " must be 1.." + MAX_THREADS + ", not " + n);
-            }
-            return n;
-        }
-
-        private long number(String name, long dflt, long min, long max) throws NcZarrException {
-            String v = environment.property(name);
-            if (v == null) {
-                return dflt;
-            }
-            long n;
-            try {
-                n = Long.parseLong(v);
-            } catch (NumberFormatException e) {
-                throw new NcZarrException("system property " + name + " must be a whole number, not '" + v + "'");
-            }
-            if (n < min || n > max) {
-                throw new NcZarrException("system property " + name + " must be " + min + ".." + max + ", not " + n);
-            }
-            return n;
         }
     }
 }

@@ -8,6 +8,7 @@ import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
+import io.nczarr.source.Origin;
 import io.nczarr.store.ReferenceFiles.Ref;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
@@ -170,10 +171,12 @@ public final class ReferenceStore implements Store {
         } catch (ReferenceFiles.Malformed e) {
             throw new StoreException(location, null, "malformed reference file: " + e.getMessage(), false, null);
         }
+        // the targets are named inside this reference file: the trust rules apply to them
+        Origin origin = resources.originOf(url).within(stripFragment(base));
         return new ReferenceStore(
                 location,
                 refs,
-                new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings),
+                new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings, origin),
                 resources.limits());
     }
 

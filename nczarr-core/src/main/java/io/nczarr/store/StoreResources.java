@@ -4,6 +4,8 @@ import io.nczarr.error.StoreException;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.source.Origin;
+import io.nczarr.source.TrustSettings;
 import io.nczarr.url.DatasetUrl;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -16,19 +18,44 @@ import java.util.function.Supplier;
  * bounds every whole-object read by {@link MemoryLimits#object()}), and whether directory stores may
  * follow symbolic links out of the dataset (off unless the host says so: {@code
  * nczarr.store.allowSymlinksOut}), and the HTTP client plain-HTTP stores send with. The caller owns them; a
- * store only leases.
+ * store only leases. {@code trust} is what documents (reference files) may reach ({@link
+ * io.nczarr.source.Trust}); {@code origin} is null for a URL the user gives, else the document chain that
+ * named the URL being opened (an aggregation's fragment).
  */
 public record StoreResources(
         S3ClientPool s3Clients,
         AwsEnvironment environment,
         MemoryLimits limits,
         boolean allowSymlinksOut,
-        Supplier<HttpClient> httpClients) {
+        Supplier<HttpClient> httpClients,
+        TrustSettings trust,
+        Origin origin) {
     public StoreResources {
         Objects.requireNonNull(s3Clients, "s3Clients");
         Objects.requireNonNull(environment, "environment");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(httpClients, "httpClients");
+        Objects.requireNonNull(trust, "trust");
+    }
+
+    /** Resources with the default trust settings, for a URL the user gives. */
+    public StoreResources(
+            S3ClientPool s3Clients,
+            AwsEnvironment environment,
+            MemoryLimits limits,
+            boolean allowSymlinksOut,
+            Supplier<HttpClient> httpClients) {
+        this(s3Clients, environment, limits, allowSymlinksOut, httpClients, TrustSettings.defaults(), null);
+    }
+
+    /** These resources for a URL named by a document: {@code origin} is the chain that named it. */
+    public StoreResources withOrigin(Origin origin) {
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, httpClients, trust, origin);
+    }
+
+    /** The origin of {@code url} opened with these resources: {@link #origin()}, or the user's own. */
+    public Origin originOf(DatasetUrl url) {
+        return origin != null ? origin : Origin.user(url, trust);
     }
 
     /** Resources whose HTTP stores each make a client of their own (hosts pass the options' shared one). */

@@ -10,13 +10,10 @@ import io.nczarr.aggregation.FragmentUris;
 import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.TargetRefusedException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.NcZarrOptions;
-import io.nczarr.store.Stores;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -66,15 +63,17 @@ final class AggregationIosp extends AbstractIOServiceProvider {
     private final String location;
     private final NcZarrOptions options;
     private final FragmentFiles files;
+    private final FragmentSources sources;
 
     /** The aggregation of one presented variable. */
     private record AggVar(Aggregation aggregation, FragmentValues values) {}
 
-    AggregationIosp(NetcdfFile source, String location, NcZarrOptions options) {
+    AggregationIosp(NetcdfFile source, String location, NcZarrOptions options) throws IOException {
         this.source = source;
         this.location = location;
         this.options = options;
-        this.files = new FragmentFiles(this::openFragment, options.aggregation().maxOpenFragments());
+        this.sources = new FragmentSources(location, options);
+        this.files = new FragmentFiles(sources::open, options.aggregation().maxOpenFragments());
     }
 
     /** Whether {@code nc} has an aggregation variable (CF-1.13 or CFA). */
@@ -683,18 +682,15 @@ final class AggregationIosp extends AbstractIOServiceProvider {
     private Array readFragment(Variable v, AggVar av, Fragment f, FragmentGrid.Piece p, int[] shape)
             throws IOException, InvalidRangeException {
         String name = v.getFullName();
-        FragmentUris.Resolved r;
-        try {
-            r = FragmentUris.resolve(location, f.uri(), options.aggregation().allowLocalFragments());
-        } catch (FragmentUris.Refused e) {
-            throw new MetadataException(location, f.key(), name, e.getMessage(), null);
-        }
+        FragmentUris.Resolved r = sources.resolve(f, name);
         FragmentFiles.Handle h = files.acquire(r);
         boolean failed = true;
         try {
             NetcdfFile nc;
             try {
                 nc = h.file();
+            } catch (TargetRefusedException e) {
+                throw e.dataset() == null ? e.withContext(location, f.key(), name) : e;
             } catch (IOException e) {
                 throw new NcZarrException(location, f.key(), name, "cannot open the fragment: " + e.getMessage(), e);
             }
@@ -797,18 +793,6 @@ final class AggregationIosp extends AbstractIOServiceProvider {
 
     private static Aggregation agg(AggVar av) {
         return av.aggregation();
-    }
-
-    /** Opens a fragment with the project's openers, never as an aggregation itself. */
-    private NetcdfFile openFragment(FragmentUris.Resolved r) throws IOException {
-        if (r.local()) {
-            Path p = Paths.get(r.location());
-            if (Files.isDirectory(p) || Stores.isZarrZip(p)) {
-                return NcZarrFiles.openPlain(p.toString(), options);
-            }
-            return NetcdfFile.open(p.toString());
-        }
-        return NcZarrFiles.openPlain(r.location(), options);
     }
 
     @Override

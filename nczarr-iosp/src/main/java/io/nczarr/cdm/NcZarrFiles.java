@@ -5,6 +5,8 @@ import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
 import io.nczarr.raf.ByteRangeFiles;
+import io.nczarr.source.Origin;
+import io.nczarr.source.Trust;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import ucar.nc2.NetcdfFile;
@@ -64,14 +66,27 @@ public final class NcZarrFiles {
 
     /** {@link #open(String, NcZarrOptions)} without interpreting aggregations (fragments are opened so). */
     static NetcdfFile openPlain(String location, NcZarrOptions options) throws IOException {
+        return openPlain(location, options, null);
+    }
+
+    /**
+     * {@link #openPlain(String, NcZarrOptions)} of a URL named inside a document ({@code origin}, already
+     * checked by {@link Trust#check}): its own credential keys are replaced by what {@link Trust#forDocument}
+     * allows, and what it names in turn is checked with the chain.
+     */
+    static NetcdfFile openPlain(String location, NcZarrOptions options, Origin origin) throws IOException {
+        DatasetUrl parsed = Datasets.parse(location);
+        if (origin != null) {
+            parsed = Trust.forDocument(parsed, origin);
+        }
         // a URL that does not say what it names (a local .nc file, an http(s) URL without a mode) is looked at
-        DatasetUrl url = Datasets.resolve(Datasets.parse(location), options);
+        DatasetUrl url = Datasets.resolve(parsed, options);
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }
         OpenDataset dataset;
         try {
-            dataset = Datasets.open(url, options);
+            dataset = Datasets.open(url, options, origin);
         } catch (RuntimeException e) {
             throw Guard.unexpected(Guard.name(url), null, e);
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nczarr.aggregation.AggregationSettings;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.TargetRefusedException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.testkit.http.RangeHttpServer;
@@ -172,8 +173,8 @@ class AggregationBadInputTest {
         try (RangeHttpServer http = RangeHttpServer.start()) {
             http.put("/r/remote.nc", agg);
             try (NetcdfFile nc = NcZarrFiles.open(http.url("/r/remote.nc") + "#mode=bytes")) {
-                MetadataException e = assertThrows(
-                        MetadataException.class, () -> nc.findVariable("v").read());
+                TargetRefusedException e = assertThrows(
+                        TargetRefusedException.class, () -> nc.findVariable("v").read());
                 assertTrue(
                         e.getMessage().contains("local file") && e.getMessage().contains("allowLocalFragments"),
                         e.getMessage());

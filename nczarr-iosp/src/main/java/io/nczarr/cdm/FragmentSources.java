@@ -1,0 +1,79 @@
+package io.nczarr.cdm;
+
+import io.nczarr.aggregation.Fragment;
+import io.nczarr.aggregation.FragmentUris;
+import io.nczarr.error.MetadataException;
+import io.nczarr.error.TargetRefusedException;
+import io.nczarr.open.Datasets;
+import io.nczarr.open.NcZarrOptions;
+import io.nczarr.source.LocalTargets;
+import io.nczarr.source.Origin;
+import io.nczarr.source.Trust;
+import io.nczarr.store.Stores;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import ucar.nc2.NetcdfFile;
+
+/**
+ * The fragments of one aggregation file, resolved ({@link FragmentUris}), checked by the trust rules ({@link
+ * Trust#check}: the fragment URIs are named inside the aggregation file) and opened with the project's openers
+ * with the aggregation as their origin, so that a fragment that is itself a document (a kerchunk reference
+ * file) is checked as one named by the aggregation (a local reference opened through a remote aggregation is
+ * remote-originated) and a fragment on another S3 endpoint or bucket is read without the user's credentials.
+ */
+final class FragmentSources {
+    private final String location;
+    private final NcZarrOptions options;
+    /** The origin of URLs named inside the aggregation file. */
+    private final Origin origin;
+
+    FragmentSources(String location, NcZarrOptions options) throws IOException {
+        this.location = location;
+        this.options = options;
+        DatasetUrl url = Datasets.parse(location);
+        this.origin = Origin.user(url, options.trust()).within(documentUri(url));
+    }
+
+    /** The aggregation file's own URI (a {@code file:} URI for a local one), without fragment. */
+    private static URI documentUri(DatasetUrl url) {
+        if (url.localPath() != null) {
+            return url.localPath().toAbsolutePath().normalize().toUri();
+        }
+        return url.uri();
+    }
+
+    /** The fragment's resolved URI, when the trust rules let the aggregation name it. */
+    FragmentUris.Resolved resolve(Fragment f, String variable) throws IOException {
+        FragmentUris.Resolved r;
+        try {
+            // the trust rules below decide about local files (nczarr.aggregation.allowLocalFragments is one of them)
+            r = FragmentUris.resolve(location, f.uri(), true);
+        } catch (FragmentUris.Refused e) {
+            throw new MetadataException(location, f.key(), variable, e.getMessage(), null);
+        }
+        try {
+            Trust.check(origin, URI.create(r.uri()), f.key(), LocalTargets.Kind.FILE_OR_DIRECTORY);
+        } catch (TargetRefusedException e) {
+            throw e.withContext(location, f.key(), variable);
+        } catch (IllegalArgumentException e) {
+            throw new MetadataException(location, f.key(), variable, "bad fragment URI: " + e.getMessage(), null);
+        }
+        return r;
+    }
+
+    /** Opens a checked fragment, never as an aggregation itself. */
+    NetcdfFile open(FragmentUris.Resolved r) throws IOException {
+        if (r.local()) {
+            Path p = Paths.get(r.location());
+            if (Files.isDirectory(p) || Stores.isZarrZip(p)) {
+                return NcZarrFiles.openPlain(p.toString(), options, origin);
+            }
+            return NetcdfFile.open(p.toString());
+        }
+        return NcZarrFiles.openPlain(r.location(), options, origin);
+    }
+}
