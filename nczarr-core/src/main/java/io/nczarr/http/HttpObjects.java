@@ -116,7 +116,10 @@ public final class HttpObjects {
     // ---------------------------------------------------------------------------------------------
 
     private HttpRequest.Builder request(URI uri) {
-        return HttpRequest.newBuilder(uri).GET().timeout(settings.timeout());
+        return HttpRequest.newBuilder(uri)
+                .GET()
+                .header(ContentEncodings.ACCEPT, ContentEncodings.IDENTITY)
+                .timeout(settings.timeout());
     }
 
     private TimedExchange exchange(String location) {
@@ -125,6 +128,7 @@ public final class HttpObjects {
 
     private Optional<byte[]> getOnce(URI uri, String location, long maxBytes) throws IOException {
         AtomicLong tooLarge = new AtomicLong(-1);
+        AtomicReference<String> refused = new AtomicReference<>();
         stats.countGet();
         TimedExchange.Result r = exchange(location)
                 .send(
@@ -132,6 +136,11 @@ public final class HttpObjects {
                         info -> {
                             if (info.statusCode() != 200) {
                                 return new BodySink.ErrorText(stats);
+                            }
+                            String encoded = ContentEncodings.refusal(info.headers());
+                            if (encoded != null) {
+                                refused.set(encoded);
+                                return new BodySink.Discard();
                             }
                             long declared = info.headers()
                                     .firstValueAsLong("Content-Length")
@@ -147,6 +156,9 @@ public final class HttpObjects {
                                     "the object is larger than the limit of " + maxBytes + " bytes");
                         },
                         "GET");
+        if (refused.get() != null) {
+            throw new StoreException(location, null, refused.get() + " (GET)", false, null);
+        }
         if (r.status() == 200) {
             if (tooLarge.get() >= 0) {
                 throw new TooLarge(location, tooLarge.get());
@@ -221,15 +233,19 @@ public final class HttpObjects {
                 if (!ok) {
                     return refuse(refused, "the server answered Content-Range: " + cr);
                 }
-                String enc = h.firstValue("Content-Encoding").orElse("identity");
-                if (!enc.equalsIgnoreCase("identity")) {
-                    return refuse(refused, "the server sent Content-Encoding: " + enc + " for a byte range");
+                String encoded = ContentEncodings.refusal(h);
+                if (encoded != null) {
+                    return refuse(refused, encoded);
                 }
                 byte[] buf = new byte[(int) c.length()];
                 into.set(buf);
                 return new BodySink.IntoArray(stats, buf, 0, buf.length);
             }
             case 200: {
+                String encoded = ContentEncodings.refusal(h);
+                if (encoded != null) {
+                    return refuse(refused, encoded);
+                }
                 long declared = h.firstValueAsLong("Content-Length").orElse(-1);
                 String why = "the server ignores HTTP Range requests and the object is larger than " + wholeLimit
                         + " bytes (" + HttpSettings.WHOLE_OBJECT_LIMIT + ")";

@@ -96,6 +96,13 @@ public record DatasetUrl(
             case "s3":
             case "http":
             case "https":
+                if (modes.contains(Mode.FILE) || modes.contains(Mode.ZIP)) {
+                    String flag = modes.contains(Mode.FILE) ? "file" : "zip";
+                    throw new IllegalArgumentException("mode flag " + flag + " names a local "
+                            + (flag.equals("file") ? "directory" : "zip file") + ", but "
+                            + Redaction.redact(location) + " is a " + scheme + " URL (use the flag s3 or http,"
+                            + " or give a local path)");
+                }
                 return new DatasetUrl(location, scheme, null, toUri(text, location), params, modes);
             default:
                 throw new IllegalArgumentException("unsupported URL scheme '" + scheme + "' in "

@@ -3,6 +3,7 @@ package io.nczarr.raf;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.BodySink;
+import io.nczarr.http.ContentEncodings;
 import io.nczarr.http.ContentRange;
 import io.nczarr.http.HttpStatusErrors;
 import io.nczarr.http.RequestStats;
@@ -304,6 +305,7 @@ public final class HttpRangeSource implements RangeSource {
         HttpRequest request = HttpRequest.newBuilder(uri)
                 .GET()
                 .header("Range", "bytes=" + offset + "-" + end)
+                .header(ContentEncodings.ACCEPT, ContentEncodings.IDENTITY)
                 .timeout(config.requestTimeout())
                 .build();
         String what = "GET bytes=" + offset + "-" + end;
@@ -383,10 +385,9 @@ public final class HttpRangeSource implements RangeSource {
                     return refuse(
                             "asked for bytes=" + offset + "-" + end + " but the server answered Content-Range: " + cr);
                 }
-                String enc = h.firstValue("Content-Encoding").orElse("identity");
-                if (!enc.equalsIgnoreCase("identity")) {
-                    return refuse("the server sent Content-Encoding: " + enc
-                            + "; byte ranges of an encoded body are not the file's bytes");
+                String encoded = ContentEncodings.refusal(h);
+                if (encoded != null) {
+                    return refuse(encoded);
                 }
                 String changed = changed(range.total(), h);
                 if (changed != null) {
@@ -403,7 +404,11 @@ public final class HttpRangeSource implements RangeSource {
                 return new BodySink.IntoArray(stats, buf, off, (int) count);
             }
             case 200: {
-                // Range ignored: the body is the whole object
+                // Range ignored: the body is the whole object (unless encoded)
+                String encoded = ContentEncodings.refusal(h);
+                if (encoded != null) {
+                    return refuse(encoded);
+                }
                 long declared = h.firstValueAsLong("Content-Length").orElse(-1);
                 String changed = changed(declared, h);
                 if (changed != null) {

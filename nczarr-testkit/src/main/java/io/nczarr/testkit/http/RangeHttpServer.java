@@ -55,6 +55,8 @@ public final class RangeHttpServer implements AutoCloseable {
     private final Map<String, Content> objects = new ConcurrentHashMap<>();
 
     private volatile boolean ignoreRange;
+    private volatile String contentEncoding;
+    private final ConcurrentLinkedQueue<Map<String, List<String>>> requestHeaders = new ConcurrentLinkedQueue<>();
     private volatile int headStatus;
     private volatile int forcedStatus;
     private volatile boolean truncate;
@@ -66,8 +68,8 @@ public final class RangeHttpServer implements AutoCloseable {
     private final AtomicLong bytesSent = new AtomicLong();
     private final ConcurrentLinkedQueue<String> ranges = new ConcurrentLinkedQueue<>();
 
-    private RangeHttpServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+    private RangeHttpServer(InetAddress bind) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(bind, 0), 64);
         AtomicInteger n = new AtomicInteger();
         executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "range-http-" + n.incrementAndGet());
@@ -81,11 +83,20 @@ public final class RangeHttpServer implements AutoCloseable {
 
     /** Starts a server on 127.0.0.1 and a free port. */
     public static RangeHttpServer start() throws IOException {
-        return new RangeHttpServer();
+        return new RangeHttpServer(InetAddress.getLoopbackAddress());
+    }
+
+    /**
+     * Starts a server on another loopback address ({@code 127.0.0.2}: Linux routes all of 127/8 to the loopback
+     * interface), a distinct origin from {@code 127.0.0.1} for tests of what goes to which host.
+     */
+    public static RangeHttpServer startOn(String loopbackAddress) throws IOException {
+        return new RangeHttpServer(InetAddress.getByName(loopbackAddress));
     }
 
     public URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+        return URI.create("http://" + server.getAddress().getAddress().getHostAddress() + ":"
+                + server.getAddress().getPort() + path);
     }
 
     public String url(String path) {
@@ -169,6 +180,17 @@ public final class RangeHttpServer implements AutoCloseable {
     // behaviours -----------------------------------------------------------------------------
 
     /** Answer every GET with 200 and the whole body, as a server without range support does. */
+    /** Sends {@code Content-Encoding: value} with every object (null: none), whatever the request accepts. */
+    public RangeHttpServer contentEncoding(String value) {
+        contentEncoding = value;
+        return this;
+    }
+
+    /** The headers of every request so far (names lower case), oldest first. */
+    public List<Map<String, List<String>>> requestHeaders() {
+        return new ArrayList<>(requestHeaders);
+    }
+
     public RangeHttpServer ignoreRange(boolean v) {
         ignoreRange = v;
         return this;
@@ -207,6 +229,7 @@ public final class RangeHttpServer implements AutoCloseable {
     /** Normal behaviour again and counters zeroed. */
     public RangeHttpServer reset() {
         ignoreRange = false;
+        contentEncoding = null;
         headStatus = 0;
         forcedStatus = 0;
         truncate = false;
@@ -258,6 +281,9 @@ public final class RangeHttpServer implements AutoCloseable {
     }
 
     private void serve(HttpExchange ex) throws IOException {
+        Map<String, List<String>> headers = new java.util.TreeMap<>();
+        ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), new ArrayList<>(v)));
+        requestHeaders.add(headers);
         boolean head = ex.getRequestMethod().equalsIgnoreCase("HEAD");
         if (head) {
             heads.incrementAndGet();
@@ -301,6 +327,9 @@ public final class RangeHttpServer implements AutoCloseable {
         long len = c.length();
         ex.getResponseHeaders().set("ETag", "\"" + Long.toHexString(len * 2654435761L) + "\"");
         ex.getResponseHeaders().set("Last-Modified", "Tue, 15 Nov 1994 08:12:31 GMT");
+        if (contentEncoding != null) {
+            ex.getResponseHeaders().set("Content-Encoding", contentEncoding);
+        }
         if (head) {
             ex.getResponseHeaders().set("Accept-Ranges", "bytes");
             ex.getResponseHeaders().set("Content-Length", Long.toString(len));

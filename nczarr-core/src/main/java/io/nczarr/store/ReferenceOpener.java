@@ -1,0 +1,160 @@
+package io.nczarr.store;
+
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.HttpObjects;
+import io.nczarr.http.HttpSettings;
+import io.nczarr.s3.S3Bucket;
+import io.nczarr.s3.S3Location;
+import io.nczarr.s3.S3Settings;
+import io.nczarr.source.Origin;
+import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.url.DatasetUrl;
+import io.nczarr.url.DatasetUrl.StoreKind;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a kerchunk reference file (local, S3 or HTTP) and makes its {@link ReferenceStore}; the targets it
+ * names are checked against the reference file as their origin ({@link io.nczarr.source.Trust}).
+ */
+final class ReferenceOpener {
+    private ReferenceOpener() {}
+
+    /** As {@link ReferenceStore#open}. */
+    static ReferenceStore open(DatasetUrl url, StoreResources resources) throws IOException {
+        // the reference file without fragment (modes, settings) or credentials
+        String location = url.localPath() != null
+                ? url.localPath().toString()
+                : io.nczarr.error.Redaction.redact(stripFragment(url.uri()));
+        HttpSettings httpSettings = resources.httpSettings(url, location);
+        ByteLimit limit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, resources.maxObjectBytes());
+        StoreKind where = url.referenceLocationKind();
+        byte[] json;
+        URI base;
+        String s3Authority = null;
+        switch (where) {
+            case DIRECTORY: {
+                Path p = url.localPath();
+                refuseParquet(location, p);
+                if (!Files.isRegularFile(p)) {
+                    throw new StoreException(location, null, "no such reference file", false, null);
+                }
+                long size = Files.size(p);
+                limit.checkArray(location, null, null, "reference file", size);
+                try (InputStream in = Files.newInputStream(p)) {
+                    json = in.readNBytes((int) size);
+                }
+                base = p.toUri();
+                break;
+            }
+            case S3: {
+                S3Location loc;
+                S3Settings settings;
+                try {
+                    loc = S3Location.parse(url.uri());
+                    settings = S3Settings.resolve(loc, url.parameters(), resources.environment());
+                } catch (IllegalArgumentException e) {
+                    throw new StoreException(location, null, e.getMessage(), false, e);
+                }
+                try (S3Bucket bucket = S3Bucket.open(settings, resources.s3Clients())) {
+                    json = bucket.get(loc.key(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
+                            .orElseThrow(
+                                    () -> new StoreException(location, null, "no such reference file", false, null));
+                } catch (S3Bucket.ObjectTooLarge e) {
+                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
+                }
+                base = url.uri();
+                if (!"s3".equalsIgnoreCase(base.getScheme())) {
+                    s3Authority = base.getScheme().toLowerCase(Locale.ROOT) + "://" + base.getRawAuthority();
+                }
+                break;
+            }
+            case HTTP: {
+                HttpObjects http = new HttpObjects(resources.httpClient(), httpSettings);
+                try {
+                    json = http.get(url.uri(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
+                            .orElseThrow(() -> new StoreException(
+                                    location, null, "no such reference file (HTTP 404)", false, null));
+                } catch (HttpObjects.TooLarge e) {
+                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
+                } catch (StoreException e) {
+                    throw e.dataset() != null && e.dataset().equals(location)
+                            ? e
+                            : new StoreException(location, null, e.getMessage(), e.isRetryable(), e);
+                }
+                base = url.uri();
+                break;
+            }
+            default:
+                throw new UnsupportedFeatureException(
+                        location,
+                        null,
+                        null,
+                        "reference files in a " + where + " store",
+                        "reference files are read from a local file, S3 or HTTP(S)",
+                        null);
+        }
+        if (json.length >= 4 && json[0] == 'P' && json[1] == 'A' && json[2] == 'R' && json[3] == '1') {
+            throw parquet(location);
+        }
+        Map<String, Ref> refs;
+        try {
+            refs = ReferenceFiles.parse(json, stripFragment(base));
+        } catch (ReferenceFiles.Malformed e) {
+            throw new StoreException(location, null, "malformed reference file: " + e.getMessage(), false, null);
+        }
+        // the targets are named inside this reference file: the trust rules apply to them
+        Origin origin = resources.originOf(url).within(stripFragment(base));
+        return new ReferenceStore(
+                location,
+                refs,
+                new ReferenceTargets(resources, url.parameters(), s3Authority, httpSettings, origin),
+                resources.limits());
+    }
+
+    private static URI stripFragment(URI u) throws StoreException {
+        if (u.getRawFragment() == null && u.getRawQuery() == null) {
+            return u;
+        }
+        try {
+            return new URI(u.getScheme(), u.getRawAuthority(), u.getPath(), null, null);
+        } catch (URISyntaxException e) {
+            throw new StoreException(u.toString(), null, e.getReason(), false, null);
+        }
+    }
+
+    /** fsspec's Parquet references: a folder with {@code .zmetadata} holding {@code record_size}, or {@code *.parq}. */
+    private static void refuseParquet(String location, Path p) throws IOException {
+        Path file = p.getFileName();
+        String name = file == null ? "" : file.toString().toLowerCase(Locale.ROOT);
+        if (name.endsWith(".parq") || name.endsWith(".parquet")) {
+            throw parquet(location);
+        }
+        Path zm = p.resolve(".zmetadata");
+        if (Files.isDirectory(p) && Files.isRegularFile(zm) && Files.size(zm) < (1 << 20)) {
+            String s = Files.readString(zm);
+            if (s.contains("\"record_size\"")) {
+                throw parquet(location);
+            }
+        }
+    }
+
+    private static UnsupportedFeatureException parquet(String location) {
+        return new UnsupportedFeatureException(
+                location,
+                null,
+                null,
+                "Parquet reference files",
+                "Parquet references (fsspec LazyReferenceMapper) are not supported: reading Parquet in Java needs"
+                        + " parquet-mr and Hadoop, too large for the drop-in jar. Write JSON references instead"
+                        + " (kerchunk's translate() result, json.dump'ed), see the user guide",
+                null);
+    }
+}
