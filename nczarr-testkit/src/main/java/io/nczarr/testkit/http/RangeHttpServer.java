@@ -244,6 +244,7 @@ public final class RangeHttpServer implements AutoCloseable {
         heads.set(0);
         bytesSent.set(0);
         ranges.clear();
+        requestHeaders.clear();
     }
 
     public long gets() {
