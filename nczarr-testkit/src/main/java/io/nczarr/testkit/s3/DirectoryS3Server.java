@@ -1,37 +1,25 @@
 package io.nczarr.testkit.s3;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.gaul.s3proxy.blobstore.BlobStore;
-import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
-import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
-import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
-import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
-import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
-import software.amazon.awssdk.services.s3.model.CreateBucketRequest;
-import software.amazon.awssdk.services.s3.model.CreateBucketResponse;
-import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
-import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
-import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
-import software.amazon.awssdk.services.s3.model.PutObjectResponse;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.UploadPartRequest;
-import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * {@code nczarr serve}: a directory of the user's files as one read-only S3 bucket on 127.0.0.1 (S3Proxy's
  * file-system blob store; keys = relative paths), unauthenticated (clients use {@code aws.profile=none}, or any
  * key). The bucket is a symbolic link in a temporary folder, so nothing beside the directory is served and
- * nothing is written into it; every write request is refused with 403.
+ * nothing is written into it. {@link ReadOnlyDirectory} passes only reads (GET and HEAD of objects, listing,
+ * bucket HEAD) and refuses every other operation with an S3 403; links out of the directory and files that are
+ * not regular (FIFOs, devices) are neither listed nor served.
  */
 public final class DirectoryS3Server implements AutoCloseable {
     private final S3Proxy proxy;
@@ -55,9 +43,13 @@ public final class DirectoryS3Server implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + ": not a directory");
         }
+        if (port != 0) {
+            checkFree(port);
+        }
+        Path real = dir.toRealPath();
         Path root = Files.createTempDirectory("nczarr-serve");
-        Files.createSymbolicLink(root.resolve(bucket), dir.toRealPath());
-        BlobStore store = new ReadOnly(new FilesystemNio2BlobStore(root.toString()));
+        Files.createSymbolicLink(root.resolve(bucket), real);
+        BlobStore store = new ReadOnlyDirectory(new FilesystemNio2BlobStore(root.toString()), bucket, real);
         S3Proxy proxy = null;
         try {
             proxy = S3Proxy.builder()
@@ -80,6 +72,17 @@ public final class DirectoryS3Server implements AutoCloseable {
             Files.deleteIfExists(root.resolve(bucket));
             Files.deleteIfExists(root);
             throw e instanceof IOException io ? io : new IOException("cannot start the S3 server: " + e, e);
+        }
+    }
+
+    /** One clear line when the port is taken, before S3Proxy logs its own stack trace. */
+    private static void checkFree(int port) throws IOException {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port));
+        } catch (BindException e) {
+            throw new IOException(
+                    "port " + port + " on 127.0.0.1 is in use (choose another with --port, or 0 for" + " a free one)");
         }
     }
 
@@ -112,72 +115,6 @@ public final class DirectoryS3Server implements AutoCloseable {
             p.stop();
         } catch (Exception e) {
             // stopping a loopback server: nothing to do about it
-        }
-    }
-
-    /** Refuses every request that would change something. */
-    private static final class ReadOnly extends ForwardingBlobStore {
-        ReadOnly(BlobStore delegate) {
-            super(delegate);
-        }
-
-        private static S3Exception refused() {
-            return (S3Exception) S3Exception.builder()
-                    .statusCode(403)
-                    .message("nczarr serve is read-only")
-                    .build();
-        }
-
-        @Override
-        public CreateBucketResponse createContainer(CreateBucketRequest request) {
-            throw refused();
-        }
-
-        @Override
-        public void clearContainer(ListObjectsV2Request request) {
-            throw refused();
-        }
-
-        @Override
-        public void deleteContainer(String container) {
-            throw refused();
-        }
-
-        @Override
-        public void deleteBucket(String container) {
-            throw refused();
-        }
-
-        @Override
-        public PutObjectResponse putBlob(PutObjectRequest request, InputStream in) {
-            throw refused();
-        }
-
-        @Override
-        public CopyObjectResponse copyBlob(CopyObjectRequest request) {
-            throw refused();
-        }
-
-        @Override
-        public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-            throw refused();
-        }
-
-        @Override
-        public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
-            throw refused();
-        }
-
-        @Override
-        public CompleteMultipartUploadResponse completeMultipartUpload(
-                MultipartUpload upload, CompleteMultipartUploadRequest request) {
-            throw refused();
-        }
-
-        @Override
-        public UploadPartResponse uploadMultipartPart(
-                MultipartUpload upload, UploadPartRequest request, InputStream in) {
-            throw refused();
         }
     }
 }
