@@ -126,6 +126,11 @@ public final class ReferenceStore implements Store {
         return location;
     }
 
+    /** {@code {local target files opened so far, open now}} (tests). */
+    long[] openFileCounts() {
+        return targets.fileCounts();
+    }
+
     /** The number of references (keys). */
     public int size() {
         return refs.size();
@@ -308,7 +313,9 @@ public final class ReferenceStore implements Store {
             return new StoreException(location, key, detail, s.isRetryable(), s);
         }
         if (e instanceof NcZarrException n) {
-            return n.dataset() == null || !n.dataset().equals(location) ? n.withContext(location, key, null) : n;
+            return n.dataset() == null || !n.dataset().equals(location) || n.key() == null
+                    ? n.withContext(location, key, null)
+                    : n;
         }
         return new StoreException(location, key, "target " + t + ": " + e, false, e);
     }
