@@ -16,6 +16,9 @@ Writes, in this folder:
     pyarrow-zstd-v2       pyarrow rewrite: zstd, data page v2
     pyarrow-gzip-v1       pyarrow rewrite: gzip
     pyarrow-none-v2       pyarrow rewrite: uncompressed, data page v2
+* records.json     every record file's rows [path, offset, size, base64 raw] as pyarrow reads them (the same
+  for every writer: make.py checks), for the Parquet reader's unit tests
+* formats.json     codec and encodings of each column of each record file (pyarrow's metadata)
 * <src>.expected.json  manifests (zarr-conformance-manifest/1) of the references read through fsspec's
   ReferenceFileSystem (LazyReferenceMapper) with numcodecs decoding each chunk (../manifest.py, reader
   "raw"); make.py checks that xarray (zarr-python 3 on the same fsspec references) reads the same values,
@@ -179,6 +182,21 @@ def rewrite(src, dst, options):
         pq.write_table(t, f, write_statistics=False, **options)
 
 
+def records(folder):
+    """Every record file's rows as pyarrow reads them: [path, offset, size, base64 raw] (null = None)."""
+    import base64
+    out = {}
+    for f in sorted(glob.glob(os.path.join(folder, "**", "*.parq"), recursive=True)):
+        t = pq.read_table(f).to_pydict()
+        rows = []
+        for i in range(len(t["path"])):
+            raw = t["raw"][i]
+            rows.append([t["path"][i], t["offset"][i], t["size"][i],
+                         None if raw is None else base64.b64encode(raw).decode()])
+        out[os.path.relpath(f, folder)] = rows
+    return out
+
+
 def describe(folder):
     out = {}
     for f in sorted(glob.glob(os.path.join(folder, "**", "*.parq"), recursive=True)):
@@ -213,6 +231,7 @@ def main():
             rewrite(src + ".fastparquet.parq", "%s.%s.parq" % (src, name), options)
 
     formats = {}
+    rows = {}
     for src in ("nc4", "nc3"):
         base = manifest.from_store(Refs(src + ".fastparquet.parq"), src, mode="zarr", reader="raw")
         truth = manifest.from_netcdf4(src + ".nc", src)
@@ -223,7 +242,12 @@ def main():
             assert m == base, folder
             check_xarray(folder, base)
             formats[folder] = describe(folder)
+            r = records(folder)
+            assert rows.setdefault(src, r) == r, folder
         manifest.write(base, src + ".expected.json")
+    with open("records.json", "w") as f:
+        json.dump(rows, f, indent=0, sort_keys=True)
+        f.write("\n")
     with open("formats.json", "w") as f:
         json.dump(formats, f, indent=1, sort_keys=True)
         f.write("\n")
