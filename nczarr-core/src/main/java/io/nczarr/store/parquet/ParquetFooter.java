@@ -154,6 +154,9 @@ final class ParquetFooter {
                 }
                 continue;
             }
+            if (name == null) {
+                throw new ParquetFormatException("schema element " + i + " has no name");
+            }
             if (children != 0 || type < 0) {
                 throw new ParquetFormatException("nested Parquet schemas are not supported (column " + name + ")");
             }
