@@ -77,6 +77,11 @@ public final class ParquetReferenceStore implements Store {
         return recordSize;
     }
 
+    /** How many record files were read and decoded so far (cache misses). */
+    long recordLoads() {
+        return records.loads();
+    }
+
     @Override
     public Optional<byte[]> get(String key) throws IOException {
         return get(key, objectLimit);

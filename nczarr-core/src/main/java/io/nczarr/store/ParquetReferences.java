@@ -28,7 +28,9 @@ import java.util.TreeMap;
  * maps a chunk key to its record.
  */
 public final class ParquetReferences {
-    private static final ObjectMapper MAPPER = JsonMapper.builder().build();
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
     /** How much of the head and of the tail of a local {@code .zmetadata} is looked at for {@code record_size}. */
     private static final int SNIFF = 4096;
 
