@@ -102,8 +102,9 @@ public final class ParquetReferences {
         if (url.localPath() != null) {
             Path p = url.localPath();
             Path name = p.getFileName();
-            if (name != null && name.toString().equals(".zmetadata") && p.getParent() != null) {
-                p = p.getParent();
+            Path parent = p.getParent();
+            if (name != null && name.toString().equals(".zmetadata") && parent != null) {
+                p = parent;
             }
             if (Files.isRegularFile(p)) {
                 throw new StoreException(
