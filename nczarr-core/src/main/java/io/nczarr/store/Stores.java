@@ -104,6 +104,7 @@ public final class Stores {
      *   <li>a local regular file starting with the netCDF-3 ({@code CDF\1}, {@code CDF\2}, {@code CDF\5}) or
      *       HDF5 signature → {@code mode=bytes} (netCDF-Java's own readers); a local JSON file that is a
      *       kerchunk reference file ({@link ReferenceFiles#looksLikeReferences}) → {@code mode=kerchunk};
+     *       a local folder of Parquet references ({@link ParquetReferences#isParquetFolder}) → {@code mode=kerchunk};
      *       anything else stays a directory or zip store ({@link #kindOf});
      *   <li>an http(s) URL: one ranged GET of its first {@value #SNIFF_BYTES} bytes: a netCDF-3/HDF5
      *       signature → {@code mode=bytes}; a reference file → {@code mode=kerchunk}; the JSON of a Zarr node
@@ -117,6 +118,9 @@ public final class Stores {
         }
         if ("file".equals(url.scheme())) {
             Path p = url.localPath();
+            if (ParquetReferences.isParquetFolder(p)) {
+                return url.withMode(Mode.KERCHUNK, null); // fsspec's Parquet references (issue 23)
+            }
             if (!Files.isRegularFile(p)) {
                 return url;
             }
@@ -221,7 +225,9 @@ public final class Stores {
             case HTTP:
                 return HttpStore.open(url, resources);
             case REFERENCE:
-                return ReferenceStore.open(url, resources);
+                return ParquetReferences.namesParquet(url)
+                        ? ParquetReferences.open(url, resources)
+                        : ReferenceStore.open(url, resources);
             case DIRECTORY:
                 return openDirectory(url, resources);
             case ZIP:
@@ -258,6 +264,9 @@ public final class Stores {
         }
         if (!Files.isDirectory(p)) {
             throw refused(url, p + " is not a directory (for a zip file use mode=...,zip)");
+        }
+        if (ParquetReferences.isParquetFolder(p)) {
+            return ParquetReferences.open(url, resources); // its .zmetadata read as plain Zarr would give fill values
         }
         return new DirectoryStore(p, resources.maxObjectBytes(), resources.allowSymlinksOut());
     }
