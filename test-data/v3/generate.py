@@ -180,9 +180,9 @@ def dtype_name(arr):
 
 
 def fill_attr(attrs, arr, nct):
-    """The reported _FillValue (SCHEMA: Zarr v3): the _FillValue attribute when present and not null
-    (a string is xarray's base64 of little-endian bytes; 8 bytes on a float array = float64), else the
-    array's fill_value. Never for string arrays."""
+    """The reported _FillValue (SCHEMA: Zarr v3, changed 2026-11-25): the _FillValue attribute when
+    present and not null (a string is xarray's base64 of little-endian bytes; 8 bytes on a float array =
+    float64); else only a NaT fill_value of a datetime64/timedelta64 array. Never for string arrays."""
     if nct in ("string", "char"):
         return None
     fv = attrs.get("_FillValue")
@@ -200,8 +200,9 @@ def fill_attr(attrs, arr, nct):
             val = fv
     else:
         val = arr.metadata.fill_value
-        if val is None:
+        if val is None or np.dtype(arr.dtype).kind not in "mM" or not np.isnat(val):
             return None
+        val = -9223372036854775808
     return M.attr_entry(nct, M.typed_values([val], nct))
 
 

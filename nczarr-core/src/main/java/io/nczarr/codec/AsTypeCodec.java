@@ -21,10 +21,12 @@ final class AsTypeCodec implements ArrayArrayCodec {
     }
 
     static AsTypeCodec astype(CodecConfig config) throws CodecException {
+        config.requireOnly("encode_dtype", "decode_dtype");
         return create("astype", config, "encode_dtype", "decode_dtype");
     }
 
     static AsTypeCodec quantize(CodecConfig config) throws CodecException {
+        config.requireOnly("digits", "dtype", "astype");
         return create("quantize", config, "astype", "dtype");
     }
 

@@ -6,6 +6,7 @@ import io.nczarr.error.CodecException;
 final class BitRoundCodec implements ArrayArrayCodec {
 
     static BitRoundCodec create(CodecConfig config) throws CodecException {
+        config.requireOnly("keepbits");
         int keepbits = config.intParam("keepbits", 0);
         if (keepbits < 0) {
             throw new CodecException("codec 'bitround': keepbits must not be negative");

@@ -42,6 +42,22 @@ public record CodecConfig(String id, JsonNode params, String arrayDtype) {
         throw new CodecException("codec '" + id + "': parameter '" + name + "' is not an integer: " + n);
     }
 
+    /**
+     * Refuses a parameter this codec does not know (besides {@code id}, and {@code name}/{@code
+     * configuration} keys of a v3 entry): ignoring it could decode into wrong values silently.
+     */
+    public void requireOnly(String... known) throws CodecException {
+        java.util.Set<String> ok = new java.util.HashSet<>(java.util.List.of(known));
+        ok.add("id");
+        for (java.util.Iterator<String> it = params.fieldNames(); it.hasNext(); ) {
+            String k = it.next();
+            if (!ok.contains(k)) {
+                throw new CodecException("codec '" + id + "': unknown parameter '" + k + "' (known: "
+                        + String.join(", ", known) + "); refusing to guess what it changes");
+            }
+        }
+    }
+
     /** A string parameter, or {@code defaultValue} when absent. */
     public String stringParam(String name, String defaultValue) {
         JsonNode n = params.get(name);

@@ -19,6 +19,7 @@ final class DeltaCodec implements ArrayArrayCodec {
     }
 
     static DeltaCodec create(CodecConfig config) throws CodecException {
+        config.requireOnly("dtype", "astype");
         CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
         return new DeltaCodec(new Elements(types.dtype()), new Elements(types.astype()));
     }

@@ -23,6 +23,7 @@ final class FixedScaleOffsetCodec implements ArrayArrayCodec {
     }
 
     static FixedScaleOffsetCodec create(CodecConfig config) throws CodecException {
+        config.requireOnly("scale", "offset", "dtype", "astype");
         CodecSupport.DtypePair types = CodecSupport.numericDtypes(config);
         double scale = config.doubleParam("scale", Double.NaN);
         double offset = config.doubleParam("offset", Double.NaN);

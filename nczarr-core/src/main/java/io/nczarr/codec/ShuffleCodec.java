@@ -6,8 +6,11 @@ import io.nczarr.error.CodecException;
 /**
  * numcodecs {@code shuffle} and netcdf-c's HDF5 shuffle filter (same id): a byte transpose by
  * {@code elementsize} (netcdf-c writes it as a string, e.g. {@code "8"}). Without
- * {@code elementsize} the array dtype's item size is used. Trailing bytes that do not fill an
- * element are left in place, as HDF5 does (numcodecs never produces them).
+ * {@code elementsize} the array dtype's item size is used; {@code 0} and {@code 1} shuffle nothing,
+ * as in numcodecs (netcdf-c 4.10's {@code 0} means the item size: the NCZarr reader rewrites it,
+ * see {@code ArrayMeta.withNetcdfCFilters}). A parameter other than {@code elementsize} is an
+ * error: a guess could return garbage silently. Trailing bytes that do not fill an element are
+ * left in place, as HDF5 does (numcodecs never produces them).
  */
 final class ShuffleCodec implements BytesBytesCodec {
 
@@ -32,11 +35,9 @@ final class ShuffleCodec implements BytesBytesCodec {
 
     /** Without {@code elementsize}, the array dtype's item size (numcodecs' default of 4 if it has none). */
     static ShuffleCodec create(CodecConfig config) throws CodecException {
-        int def = 4;
+        config.requireOnly("elementsize");
         NumpyDtype d = NumpyDtype.parseOrNull(config.arrayDtype());
-        if (d != null && d.itemsize() > 0) {
-            def = d.itemsize();
-        }
+        int def = d != null && d.itemsize() > 0 ? d.itemsize() : 4;
         int es = config.intParam("elementsize", def);
         if (es < 0) {
             throw new CodecException("codec 'shuffle': negative elementsize " + es);

@@ -35,6 +35,21 @@ final class ConsolidatedMetadata implements MetadataSource {
         if (zm.isEmpty()) {
             return Optional.empty();
         }
+        if (zm.get().has("record_size")) {
+            // fsspec's LazyReferenceMapper: the chunks are references in <var>/refs.N.parq, not objects
+            // here; read as a plain store, every variable would read as fill values
+            throw new io.nczarr.error.UnsupportedFeatureException(
+                    store.location(),
+                    ".zmetadata",
+                    null,
+                    "Parquet references",
+                    "this folder holds kerchunk Parquet references (.zmetadata has \"record_size\", chunk"
+                            + " references live in <variable>/refs.<n>.parq): Parquet references are not supported"
+                            + " yet, and opening the folder as a plain Zarr store would read fill values instead of"
+                            + " the data. Write the references as JSON instead (kerchunk/VirtualiZarr"
+                            + " to_kerchunk(format='json')) and open that file",
+                    null);
+        }
         JsonNode meta = zm.get().get("metadata");
         if (meta == null || !meta.isObject()) {
             throw new MetadataException(store.location(), ".zmetadata", "no \"metadata\" object");

@@ -65,6 +65,51 @@ final class FillValues {
         return s;
     }
 
+    /**
+     * A {@code _FillValue} written as base64 of little-endian bytes (VirtualiZarr's v2 {@code .zattrs},
+     * xarray's v3 attribute): 8 bytes on a float array are a float64, 4 a float32; on
+     * an integer array 1, 2, 4 or 8 bytes are an integer of the array's signedness. The value is
+     * then converted to the variable's type.
+     *
+     * @throws IllegalArgumentException when the text is not base64 or the byte count fits no rule
+     */
+    static Object base64Value(String text, NcType t) {
+        byte[] b;
+        try {
+            b = Base64.getDecoder().decode(text.trim());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(
+                    "'" + (text.length() > 40 ? text.substring(0, 40) + "..." : text) + "' is not base64");
+        }
+        ByteBuffer bb = ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (t.isFloatingPoint()) {
+            double d;
+            switch (b.length) {
+                case 8 -> d = bb.getDouble();
+                case 4 -> d = bb.getFloat();
+                default ->
+                    throw new IllegalArgumentException(
+                            "base64 of " + b.length + " bytes is not a float32 or float64 value");
+            }
+            return t == NcType.FLOAT ? (Object) (float) d : (Object) d;
+        }
+        long bits;
+        switch (b.length) {
+            case 1 -> bits = t.isUnsigned() ? b[0] & 0xFFL : b[0];
+            case 2 -> bits = t.isUnsigned() ? bb.getShort() & 0xFFFFL : bb.getShort();
+            case 4 -> bits = t.isUnsigned() ? bb.getInt() & 0xFFFFFFFFL : bb.getInt();
+            case 8 -> bits = bb.getLong();
+            default ->
+                throw new IllegalArgumentException(
+                        "base64 of " + b.length + " bytes is not an integer of 1, 2, 4 or 8 bytes");
+        }
+        com.fasterxml.jackson.databind.JsonNode n = t == NcType.UINT64 && bits < 0
+                ? com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode(
+                        new java.math.BigInteger(Long.toUnsignedString(bits)))
+                : com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.numberNode(bits);
+        return JsonValues.scalar(t, n);
+    }
+
     /** A one-element {@code _FillValue} attribute value converted to the variable's type. */
     static Object attributeValue(JsonNode v, NcType t) {
         JsonNode one = v.isArray() && v.size() == 1 ? v.get(0) : v;

@@ -254,7 +254,7 @@ final class NcZarrReader {
             return null;
         }
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
-        ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray);
+        ArrayMeta array = ArrayMeta.parse(dataset, zarrayKey, zarray).withNetcdfCFilters();
 
         JsonNode varMeta = either(zarray, "_nczarr_array", "_NCZARR_ARRAY");
         String where = zarrayKey;

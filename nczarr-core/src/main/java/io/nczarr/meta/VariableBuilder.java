@@ -61,16 +61,32 @@ final class VariableBuilder {
 
     /**
      * A {@code _FillValue} attribute typed like the variable, or {@code null} when {@code raw} is absent.
+     * A string on a numeric variable is VirtualiZarr's and xarray's encoding: base64 of the value's
+     * little-endian bytes ({@link FillValues#base64Value}).
      */
     static Attr fillAttribute(String dataset, String key, JsonNode raw, NcType type) throws MetadataException {
         if (raw == null || raw.isNull()) {
             return null;
         }
         try {
-            Object v = FillValues.attributeValue(raw, type);
+            Object v = raw.isTextual()
+                            && type.isNumeric()
+                            && JsonValues.specialFloat(raw.textValue()) == null
+                            && !isNumber(raw.textValue())
+                    ? FillValues.base64Value(raw.textValue(), type)
+                    : FillValues.attributeValue(raw, type);
             return new Attr("_FillValue", type, boxedToArray(v, type));
         } catch (IllegalArgumentException e) {
             throw new MetadataException(dataset, key, "attribute '_FillValue': " + e.getMessage());
+        }
+    }
+
+    private static boolean isNumber(String s) {
+        try {
+            new java.math.BigDecimal(s.trim());
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 

@@ -1,10 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.codec.V3Fill;
-import io.nczarr.error.CodecException;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
@@ -17,10 +14,7 @@ import io.nczarr.model.V3Layout;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,8 +25,9 @@ import java.util.Set;
  * Reads pure Zarr v3 ({@code zarr.json} per node) into the model, following SCHEMA.md's "Zarr v3"
  * rules: the hierarchy by listing or from inline consolidated metadata, dimensions from
  * {@code dimension_names} shared by name in the root (anonymous {@code _zdim_<len>} otherwise),
- * attributes typed from their JSON values, {@code _FillValue} from the attribute (xarray's base64
- * form included) or the {@code fill_value}. Arrays whose data type has no netCDF rule are left out
+ * attributes typed from their JSON values, {@code _FillValue} only from the attribute (xarray's
+ * base64 form included; the v3 {@code fill_value} fills missing chunks and marks nothing missing,
+ * see {@link V3Fills}). Arrays whose data type has no netCDF rule are left out
  * and listed in the root attribute {@code _unreadable_arrays}.
  *
  * <p>With {@code nczarr} (NCZarr over v3, see {@link NcZarrV3Conventions}): each group's
@@ -280,16 +275,8 @@ final class ZarrV3Reader {
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(attrsNode));
-        Object fill = fill(nodeKey, node.get("fill_value"), types, et);
-        Attr fillAttr = null;
-        if (et.ncType().isNumeric()) {
-            JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
-            if (explicit != null && !explicit.isNull()) {
-                fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
-            } else if (fill != null) {
-                fillAttr = new Attr("_FillValue", et.ncType(), VariableBuilder.boxedToArray(fill, et.ncType()));
-            }
-        }
+        Object fill = V3Fills.fill(dataset, nodeKey, node.get("fill_value"), types, et);
+        Attr fillAttr = V3Fills.pureAttribute(dataset, nodeKey, attrsNode, fill, types, et);
         return new VarModel(
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
     }
@@ -342,21 +329,18 @@ final class ZarrV3Reader {
             }
         }
         List<Attr> attrs = attributeList(attrsNode);
-        Object fill =
-                et.ncType() == NcType.CHAR ? charFill(array.fillValue()) : fill(nodeKey, array.fillValue(), types, et);
+        Object fill = et.ncType() == NcType.CHAR
+                ? V3Fills.charFill(array.fillValue())
+                : V3Fills.fill(dataset, nodeKey, array.fillValue(), types, et);
         Attr fillAttr = null;
         JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
         if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
-            fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+            fillAttr = V3Fills.attribute(dataset, nodeKey, explicit, et.ncType());
             if (fill == null) {
                 fill = FillValues.attributeValue(explicit, et.ncType());
             }
         }
         return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    private static Object charFill(JsonNode fv) {
-        return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
     }
 
     private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
@@ -446,72 +430,5 @@ final class ZarrV3Reader {
             paths.add("/" + dn);
         }
         return paths;
-    }
-
-    /** What missing chunks read as: a boxed value of the variable's type, a string, or {@code null}. */
-    private Object fill(String nodeKey, JsonNode fv, V3DataTypes.Mapping types, ElementType et)
-            throws MetadataException {
-        if (types.time() != null
-                && (fv == null
-                        || fv.isNull()
-                        || fv.isTextual() && fv.textValue().equals("NaT"))) {
-            return TimeUnits.NAT;
-        }
-        if (fv == null || fv.isNull()) {
-            return null;
-        }
-        NcType t = et.ncType();
-        try {
-            if (et.layout() == ElementType.Layout.VLEN_BYTES) {
-                return null; // missing chunks read as empty byte strings
-            }
-            if (et.layout() == ElementType.Layout.RECORD) {
-                return FillValues.record(fv, et.compound(), types.stored().str());
-            }
-            if (t == NcType.STRING) {
-                return fv.isTextual() ? fv.textValue() : "";
-            }
-            if (t.isFloatingPoint()) {
-                double d = V3Fill.floatValue(fv, types.stored());
-                return t == NcType.FLOAT ? (Object) (float) d : (Object) d;
-            }
-            if (V3Fill.isHex(fv)) {
-                long bits = V3Fill.hexBits(fv.textValue(), types.stored().itemsize());
-                return JsonValues.scalar(t, JsonNodeFactory.instance.numberNode(bits));
-            }
-            return JsonValues.scalar(t, fv);
-        } catch (CodecException | IllegalArgumentException e) {
-            throw new MetadataException(
-                    dataset,
-                    nodeKey,
-                    "fill_value " + fv + " is not a valid " + types.stored().str() + " value");
-        }
-    }
-
-    /** The {@code _FillValue} attribute: xarray's base64 (little-endian float64/float32) or a plain value. */
-    private Attr fillAttribute(String nodeKey, JsonNode raw, NcType type) throws MetadataException {
-        if (raw.isTextual() && type.isFloatingPoint() && JsonValues.specialFloat(raw.textValue()) == null) {
-            byte[] b;
-            try {
-                b = Base64.getDecoder().decode(raw.textValue());
-            } catch (IllegalArgumentException e) {
-                throw new MetadataException(
-                        dataset, nodeKey, "attribute '_FillValue': '" + raw.textValue() + "' is not base64");
-            }
-            ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-            double d;
-            if (b.length == 8) {
-                d = bb.getDouble();
-            } else if (b.length == 4) {
-                d = bb.getFloat();
-            } else {
-                throw new MetadataException(
-                        dataset, nodeKey, "attribute '_FillValue': base64 of " + b.length + " bytes is no float");
-            }
-            return type == NcType.FLOAT
-                    ? new Attr("_FillValue", type, new float[] {(float) d})
-                    : new Attr("_FillValue", type, new double[] {d});
-        }
-        return VariableBuilder.fillAttribute(dataset, nodeKey, raw, type);
     }
 }

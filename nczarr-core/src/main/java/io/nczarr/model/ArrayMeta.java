@@ -68,6 +68,48 @@ public record ArrayMeta(
         return v3 != null;
     }
 
+    /**
+     * This array with its filters as netcdf-c applies them: netcdf-c 4.10 writes {@code shuffle} with
+     * {@code "elementsize": 0} (HDF5's filter reads 0 as the dtype's item size), where numcodecs
+     * would shuffle nothing. The NCZarr reader calls this; a pure Zarr store keeps numcodecs' rule.
+     */
+    public ArrayMeta withNetcdfCFilters() {
+        List<CodecConfig> out = new ArrayList<>(filters.size());
+        boolean changed = false;
+        for (CodecConfig f : filters) {
+            JsonNode es = f.params().get("elementsize");
+            boolean zero = es != null
+                    && ((es.isIntegralNumber() && es.longValue() == 0)
+                            || (es.isTextual() && es.textValue().trim().equals("0")));
+            if (f.id().equals("shuffle")
+                    && zero
+                    && dtype.itemsize() > 0
+                    && f.params().isObject()) {
+                com.fasterxml.jackson.databind.node.ObjectNode p =
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) f.params()).deepCopy();
+                p.put("elementsize", dtype.itemsize());
+                out.add(new CodecConfig(f.id(), p, f.arrayDtype()));
+                changed = true;
+            } else {
+                out.add(f);
+            }
+        }
+        if (!changed) {
+            return this;
+        }
+        return new ArrayMeta(
+                shape,
+                chunks,
+                dtype,
+                fillValue,
+                fortranOrder,
+                compressor,
+                Collections.unmodifiableList(out),
+                separator,
+                v3,
+                compound);
+    }
+
     /** Largest decoded chunk accepted: a chunk is held in memory whole while it is copied out. */
     public static final long MAX_CHUNK_BYTES = 1L << 30;
 

@@ -70,8 +70,9 @@ class CodecPipelineTest {
                 Map.entry("vlen-bytes", CodecKind.ARRAY_TO_BYTES));
         assertEquals(expected.keySet(), REGISTRY.ids());
         for (Map.Entry<String, CodecKind> e : expected.entrySet()) {
-            String json = "{\"id\":\"" + e.getKey() + "\",\"scale\":1,\"offset\":0,\"labels\":[]"
-                    + (e.getKey().equals("categorize") ? ",\"dtype\":\"<U3\"}" : "}");
+            String json = "{\"id\":\"" + e.getKey() + "\""
+                    + (e.getKey().equals("fixedscaleoffset") ? ",\"scale\":1,\"offset\":0" : "")
+                    + (e.getKey().equals("categorize") ? ",\"labels\":[],\"dtype\":\"<U3\"}" : "}");
             assertEquals(e.getValue(), CodecKind.of(codec(json)), e.getKey());
         }
     }

@@ -1,0 +1,91 @@
+package io.nczarr.meta;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.codec.V3Fill;
+import io.nczarr.error.CodecException;
+import io.nczarr.error.MetadataException;
+import io.nczarr.model.Attr;
+import io.nczarr.model.ElementType;
+import io.nczarr.model.NcType;
+
+/**
+ * Zarr v3 fill rules (SCHEMA.md, changed 2026-11-25): the {@code fill_value} is what never-written
+ * chunks read as and marks nothing missing; {@code _FillValue} comes only from the attribute
+ * (xarray writes it there when it means one, base64 included), except a {@code NaT} fill of a
+ * datetime64/timedelta64 array, which is its {@code _FillValue} (NumPy's missing time).
+ */
+final class V3Fills {
+    private V3Fills() {}
+
+    /**
+     * The {@code _FillValue} of a pure Zarr v3 array, or {@code null}.
+     *
+     * @param fill what missing chunks read as ({@link #fill})
+     */
+    static Attr pureAttribute(
+            String dataset, String nodeKey, ObjectNode attrs, Object fill, V3DataTypes.Mapping types, ElementType et)
+            throws MetadataException {
+        if (!et.ncType().isNumeric() || et.layout() == ElementType.Layout.RECORD) {
+            return null;
+        }
+        JsonNode explicit = attrs == null ? null : attrs.get("_FillValue");
+        if (explicit != null && !explicit.isNull()) {
+            return attribute(dataset, nodeKey, explicit, et.ncType());
+        }
+        if (types.time() != null && fill instanceof Long l && l == TimeUnits.NAT) {
+            return new Attr("_FillValue", et.ncType(), new long[] {TimeUnits.NAT});
+        }
+        return null;
+    }
+
+    /** The {@code _FillValue} attribute: xarray's base64 (little-endian bytes) or a plain value. */
+    static Attr attribute(String dataset, String nodeKey, JsonNode raw, NcType type) throws MetadataException {
+        return VariableBuilder.fillAttribute(dataset, nodeKey, raw, type);
+    }
+
+    static Object charFill(JsonNode fv) {
+        return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
+    }
+
+    /** What missing chunks read as: a boxed value of the variable's type, a string, or {@code null}. */
+    static Object fill(String dataset, String nodeKey, JsonNode fv, V3DataTypes.Mapping types, ElementType et)
+            throws MetadataException {
+        if (types.time() != null
+                && (fv == null
+                        || fv.isNull()
+                        || fv.isTextual() && fv.textValue().equals("NaT"))) {
+            return TimeUnits.NAT;
+        }
+        if (fv == null || fv.isNull()) {
+            return null;
+        }
+        NcType t = et.ncType();
+        try {
+            if (et.layout() == ElementType.Layout.VLEN_BYTES) {
+                return null; // missing chunks read as empty byte strings
+            }
+            if (et.layout() == ElementType.Layout.RECORD) {
+                return FillValues.record(fv, et.compound(), types.stored().str());
+            }
+            if (t == NcType.STRING) {
+                return fv.isTextual() ? fv.textValue() : "";
+            }
+            if (t.isFloatingPoint()) {
+                double d = V3Fill.floatValue(fv, types.stored());
+                return t == NcType.FLOAT ? (Object) (float) d : (Object) d;
+            }
+            if (V3Fill.isHex(fv)) {
+                long bits = V3Fill.hexBits(fv.textValue(), types.stored().itemsize());
+                return JsonValues.scalar(t, JsonNodeFactory.instance.numberNode(bits));
+            }
+            return JsonValues.scalar(t, fv);
+        } catch (CodecException | IllegalArgumentException e) {
+            throw new MetadataException(
+                    dataset,
+                    nodeKey,
+                    "fill_value " + fv + " is not a valid " + types.stored().str() + " value");
+        }
+    }
+}
