@@ -21,6 +21,11 @@ final class Ls {
     private Ls() {}
 
     static int run(List<String> args, PrintStream out) throws IOException {
+        for (String a : args) {
+            if (a.startsWith("-") && a.length() > 1) {
+                throw new Main.UsageException("unknown option " + a);
+            }
+        }
         if (args.size() != 1) {
             throw new Main.UsageException("ls needs exactly one URL");
         }

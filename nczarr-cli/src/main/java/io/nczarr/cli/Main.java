@@ -20,28 +20,7 @@ import ucar.nc2.NetcdfFile;
 public final class Main {
     private Main() {}
 
-    static final String USAGE = String.join(
-            "\n",
-            "usage: nczarr <command> [options] [URL]",
-            "",
-            "commands:",
-            "  dump [-h] [-c] [-v var,...] [URL]  print CDL as ncdump 4.9 does (ncgen reads it back); -h header only,",
-            "                                     -c coordinate values, -v these variables' data only;",
-            "                                     without URL: the bundled sample test-data/sample.file",
-            "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
-            "  ls URL                             list variables: type, dimensions, chunks, codecs",
-            "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
-            "  demo                               read the sample through a loopback S3 server (mode=s3)",
-            "  quicklook URL VAR [--index dim=i,...] [-o out.png]",
-            "                                     PNG of a 2-D slice (last two dimensions; CF-enhanced values,",
-            "                                     colour bar, legend; fill and NaN transparent)",
-            "  serve DIR [--port N]               serve DIR read-only as S3 bucket 'data' on 127.0.0.1; prints the",
-            "                                     URLs (http://127.0.0.1:N/data/...#mode=...,s3) and profile settings",
-            "",
-            "--debug (any command): print the stack trace of a failure.",
-            "",
-            "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
-            "     file:///data/x.file#mode=nczarr,file   file:///data/x.zip#mode=zarr,zip");
+    static final String USAGE = Help.USAGE;
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -50,15 +29,33 @@ public final class Main {
     static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> all = new ArrayList<>(List.of(args));
         boolean debug = all.remove("--debug");
-        if (all.isEmpty()
-                || all.get(0).equals("--help")
-                || all.get(0).equals("-help")
-                || all.get(0).equals("help")) {
-            out.println(USAGE);
-            return all.isEmpty() ? 2 : 0;
+        if (all.isEmpty()) {
+            err.println(USAGE);
+            return 2;
         }
         String cmd = all.get(0);
         List<String> rest = new ArrayList<>(all.subList(1, all.size()));
+        if (HELP.contains(cmd)) {
+            if (!rest.isEmpty() && Help.COMMANDS.containsKey(rest.get(0))) {
+                out.println(Help.COMMANDS.get(rest.get(0)));
+            } else {
+                out.println(USAGE);
+            }
+            return 0;
+        }
+        if (cmd.equals("--version") || cmd.equals("version")) {
+            out.println(Help.version());
+            return 0;
+        }
+        if (!Help.COMMANDS.containsKey(cmd)) {
+            err.println("nczarr: unknown " + (cmd.startsWith("-") ? "option" : "command") + " '" + cmd
+                    + "' (nczarr --help lists the commands)");
+            return 2;
+        }
+        if (rest.contains("--help") || rest.contains("-help")) {
+            out.println(Help.COMMANDS.get(cmd));
+            return 0;
+        }
         try {
             switch (cmd) {
                 case "dump":
@@ -73,14 +70,12 @@ public final class Main {
                     return S3Demo.run(rest, out, err);
                 case "serve":
                     return Serve.run(rest, out);
-                case "quicklook":
-                    return Quicklook.run(rest, out);
                 default:
-                    err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
-                    return 2;
+                    return Quicklook.run(rest, out);
             }
         } catch (UsageException e) {
             err.println("nczarr " + cmd + ": " + oneLine(e.getMessage()));
+            err.println(Help.usageLine(cmd) + "   (nczarr " + cmd + " --help)");
             return 2;
         } catch (Exception | Error e) {
             // every failure: one line (naming the dataset, key and cause, as our exceptions do) and a
@@ -93,6 +88,30 @@ public final class Main {
         } finally {
             out.flush();
         }
+    }
+
+    private static final List<String> HELP = List.of("--help", "-help", "-h", "help");
+
+    /** A whole-number option value, or a usage error naming the option. */
+    static int intOption(String option, String value, int min) {
+        int n;
+        try {
+            n = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a whole number, not '" + value + "'");
+        }
+        if (n < min) {
+            throw new UsageException(option + " needs a number of at least " + min + ", not " + n);
+        }
+        return n;
+    }
+
+    /** The value after an option, or a usage error naming the option. */
+    static String optionValue(List<String> args, int i) {
+        if (i + 1 >= args.size()) {
+            throw new UsageException(args.get(i) + " needs a value");
+        }
+        return args.get(i + 1);
     }
 
     /** A wrong command line (exit status 2). */
@@ -143,7 +162,10 @@ public final class Main {
                     want = CdlWriter.Values.NONE;
                     break;
                 case "-c":
-                    want = CdlWriter.Values.COORDINATES;
+                    // ncdump: -h wins over -c whatever their order
+                    if (want != CdlWriter.Values.NONE) {
+                        want = CdlWriter.Values.COORDINATES;
+                    }
                     break;
                 case "-v":
                     if (i + 1 >= args.size()) {
@@ -153,7 +175,7 @@ public final class Main {
                     break;
                 default:
                     if (a.startsWith("-") && a.length() > 1) {
-                        throw new UsageException("unknown dump option " + a);
+                        throw new UsageException("unknown option " + a);
                     }
                     if (url != null) {
                         throw new UsageException("dump takes one URL");
@@ -174,6 +196,11 @@ public final class Main {
     }
 
     private static int json(List<String> args, PrintStream out, PrintStream err) {
+        for (String a : args) {
+            if (a.startsWith("-") && a.length() > 1) {
+                throw new UsageException("unknown option " + a);
+            }
+        }
         if (args.size() != 1) {
             throw new UsageException("json needs exactly one URL");
         }
@@ -213,10 +240,36 @@ public final class Main {
         return dot > 0 ? s.substring(0, dot) : s;
     }
 
-    /** test-data/sample.file under the installation ({@code nczarr.home}, set by the launcher). */
+    /**
+     * The installation: {@code nczarr.home} (set by the launcher), else the checkout this jar was built in
+     * ({@code java -jar nczarr-cli/target/nczarr-cli.jar}), else the working directory.
+     */
+    static Path home() {
+        String prop = System.getProperty("nczarr.home");
+        if (prop != null) {
+            return Paths.get(prop);
+        }
+        try {
+            Path p = Paths.get(Main.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+            for (int up = 0; up < 3 && p != null; up++) {
+                p = p.getParent();
+            }
+            if (p != null && Files.isDirectory(p.resolve("test-data"))) {
+                return p;
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // no code source location: the working directory
+        }
+        return Paths.get(".");
+    }
+
+    /** test-data/sample.file under the installation ({@link #home()}). */
     static String defaultSample() {
-        String home = System.getProperty("nczarr.home", ".");
-        Path p = Paths.get(home, "test-data", "sample.file");
+        Path p = home().resolve("test-data").resolve("sample.file");
         if (!Files.isDirectory(p)) {
             throw new IllegalArgumentException("no URL given and the bundled sample " + p + " is missing");
         }

@@ -66,25 +66,24 @@ final class Quicklook {
                 } else {
                     for (String part : v.split(",")) {
                         String[] kv = part.split("=", 2);
-                        try {
-                            index.put(kv[0].strip(), Integer.parseInt(kv[1].strip()));
-                        } catch (RuntimeException e) {
+                        if (kv.length != 2 || kv[0].isBlank()) {
                             throw new Main.UsageException("--index wants dim=i[,dim=i...], not '" + part + "'");
                         }
+                        index.put(kv[0].strip(), Main.intOption("--index " + kv[0].strip(), kv[1], 0));
                     }
                 }
             } else if (a.startsWith("-")) {
-                throw new Main.UsageException("unknown quicklook option " + a);
+                throw new Main.UsageException("unknown option " + a);
             } else if (url == null) {
                 url = a;
             } else if (var == null) {
                 var = a;
             } else {
-                throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+                throw new Main.UsageException("quicklook takes one URL and one variable");
             }
         }
         if (var == null) {
-            throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+            throw new Main.UsageException("quicklook needs a URL and a variable");
         }
         Path png = Paths.get(output != null ? output : var.replaceAll("[^A-Za-z0-9_.-]", "_") + ".png");
         Plot plot;
