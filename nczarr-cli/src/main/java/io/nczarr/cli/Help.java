@@ -18,13 +18,14 @@ final class Help {
                 "dump",
                 String.join(
                         "\n",
-                        "usage: nczarr dump [-h] [-c] [-v var,...] [URL]",
+                        "usage: nczarr dump [-h] [-c] [-v var,...] [--format cdl|json] [URL]",
                         "",
                         "Print the dataset as CDL, as ncdump 4.9 does (ncgen reads it back). Without a URL: the",
                         "bundled sample test-data/sample.file.",
                         "  -h           header only (no data; wins over -c)",
                         "  -c           data of the coordinate variables only",
                         "  -v a,/g/b    data of these variables only (short names or full paths)",
+                        "  --format F   cdl (default) or json: the conformance manifest, as nczarr json prints it",
                         "  --debug      the stack trace of a failure"));
         COMMANDS.put(
                 "json",

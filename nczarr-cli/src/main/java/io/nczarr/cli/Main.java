@@ -1,6 +1,5 @@
 package io.nczarr.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.error.Redaction;
 import java.io.BufferedWriter;
@@ -155,6 +154,7 @@ public final class Main {
         CdlWriter.Values want = CdlWriter.Values.ALL;
         List<String> vars = null;
         String url = null;
+        String format = "cdl";
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -165,6 +165,12 @@ public final class Main {
                     // ncdump: -h wins over -c whatever their order
                     if (want != CdlWriter.Values.NONE) {
                         want = CdlWriter.Values.COORDINATES;
+                    }
+                    break;
+                case "--format":
+                    format = optionValue(args, i++);
+                    if (!format.equals("cdl") && !format.equals("json")) {
+                        throw new UsageException("--format is cdl or json, not '" + format + "'");
                     }
                     break;
                 case "-v":
@@ -186,6 +192,12 @@ public final class Main {
         if (url == null) {
             url = defaultSample();
         }
+        if (format.equals("json")) {
+            if (want != CdlWriter.Values.ALL || vars != null) {
+                throw new UsageException("--format json is the whole manifest: no -h, -c or -v");
+            }
+            return JsonCommand.run(url, out, err);
+        }
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             nc.sendIospMessage(new ConsoleProgress(err));
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
@@ -204,25 +216,7 @@ public final class Main {
         if (args.size() != 1) {
             throw new UsageException("json needs exactly one URL");
         }
-        String url = args.get(0);
-        ObjectNode manifest;
-        int rc = 0;
-        try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            nc.sendIospMessage(new ConsoleProgress(err));
-            manifest = Manifest.of(nc, nameOf(url));
-        } catch (IOException | RuntimeException e) {
-            manifest = Manifest.MAPPER.createObjectNode();
-            manifest.put("error", String.valueOf(e.getMessage()));
-            // the manifest keeps the error (the conformance comparer reads it); scripts get the exit status
-            err.println("nczarr json: " + message(e, args));
-            rc = 1;
-        }
-        try {
-            out.println(Manifest.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(manifest));
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        return rc;
+        return JsonCommand.run(args.get(0), out, err);
     }
 
     /** The dataset name: last path segment without fragment and extension. */

@@ -85,4 +85,48 @@ class CommandLineTest {
         assertEquals(hc.out(), ch.out());
         assertFalse(ch.out().contains("data:"), ch.out());
     }
+
+    @Test
+    void dumpFormatJsonIsTheJsonCommand() {
+        String sample = Corpus.byName("sample").url();
+        MainTest.Run json = MainTest.run("json", sample);
+        MainTest.Run dump = MainTest.run("dump", "--format", "json", sample);
+        assertEquals(0, json.rc(), json.err());
+        assertEquals(json.rc(), dump.rc());
+        assertEquals(json.out(), dump.out());
+        MainTest.Run cdl = MainTest.run("dump", "--format", "cdl", "-h", sample);
+        assertEquals(MainTest.run("dump", "-h", sample).out(), cdl.out());
+        assertEquals(2, MainTest.run("dump", "--format", "xml", sample).rc());
+        assertEquals(2, MainTest.run("dump", "--format", "json", "-h", sample).rc());
+    }
+
+    @Test
+    void jsonExitsOneWhenAVariableCannotBeRead(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        // the project's own sample with one chunk cut short: runs without the conformance corpus too
+        java.nio.file.Path copy = tmp.resolve("sample.file");
+        try (var files = java.nio.file.Files.walk(Corpus.byName("sample").path())) {
+            for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                java.nio.file.Path to = copy.resolve(
+                        Corpus.byName("sample").path().relativize(f).toString());
+                if (java.nio.file.Files.isDirectory(f)) {
+                    java.nio.file.Files.createDirectories(to);
+                } else {
+                    java.nio.file.Files.copy(f, to);
+                }
+            }
+        }
+        java.nio.file.Path chunk = copy.resolve("temp/0.0.0");
+        byte[] b = java.nio.file.Files.readAllBytes(chunk);
+        java.nio.file.Files.write(chunk, java.util.Arrays.copyOf(b, b.length / 2));
+        for (String[] args : List.of(
+                new String[] {"json", copy.toString()}, new String[] {"dump", "--format", "json", copy.toString()})) {
+            MainTest.Run r = MainTest.run(args);
+            assertEquals(1, r.rc(), r.err());
+            var m = Manifest.MAPPER.readTree(r.out());
+            assertTrue(m.get("variables").get("/temp").get("data").has("error"), r.out());
+            assertFalse(m.get("variables").get("/lat").get("data").has("error"), r.out());
+            assertTrue(r.err().contains("/temp: "), r.err());
+        }
+    }
 }
