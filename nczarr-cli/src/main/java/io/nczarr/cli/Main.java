@@ -201,7 +201,7 @@ public final class Main {
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             nc.sendIospMessage(new ConsoleProgress(err));
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            CdlWriter.write(nc, nameOf(url), want, vars, w);
+            CdlWriter.write(nc, cdlName(url), want, vars, w);
             w.flush();
             return 0;
         }
@@ -217,6 +217,36 @@ public final class Main {
             throw new UsageException("json needs exactly one URL");
         }
         return JsonCommand.run(args.get(0), out, err);
+    }
+
+    /**
+     * The name {@code dump} gives the dataset, as ncdump does: the store's last path segment without its last
+     * extension ({@code nczarr_groups.file/.zgroup} gives {@code nczarr_groups}, {@code x.twin.nc} gives
+     * {@code x.twin}); a metadata object named in the URL ({@code .zgroup}, {@code zarr.json}) names its folder.
+     */
+    static String cdlName(String url) {
+        String s = url;
+        int hash = s.indexOf('#');
+        if (hash >= 0) {
+            s = s.substring(0, hash);
+        }
+        int query = s.indexOf('?');
+        if (query >= 0 && s.contains("://")) {
+            s = s.substring(0, query);
+        }
+        List<String> segments = new ArrayList<>(List.of(s.replace('\\', '/').split("/+")));
+        segments.removeIf(String::isEmpty);
+        while (segments.size() > 1) {
+            String last = segments.get(segments.size() - 1);
+            if (last.startsWith(".") || last.equals("zarr.json")) {
+                segments.remove(segments.size() - 1);
+            } else {
+                break;
+            }
+        }
+        String name = segments.isEmpty() ? "dataset" : segments.get(segments.size() - 1);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 
     /** The dataset name: last path segment without fragment and extension. */
