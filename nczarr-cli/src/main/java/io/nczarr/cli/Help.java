@@ -65,12 +65,19 @@ final class Help {
                 "quicklook",
                 String.join(
                         "\n",
-                        "usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]",
+                        "usage: nczarr quicklook URL VAR [--index dim=i,...] [--range min,max]"
+                                + " [--palette viridis|diverging] [-o out.png]",
                         "",
                         "Write a PNG of a 2-D slice of VAR (its last two dimensions; the others at index 0",
-                        "unless given) of the CF-enhanced values, with a colour bar and a legend.",
-                        "  --index d=i,...   index of the other dimensions (default 0)",
-                        "  -o FILE           the PNG (default VAR.png)"));
+                        "unless given) of the CF-enhanced values: axes labelled with coordinate values, the",
+                        "latitude-like row axis upwards when its coordinate increases, a colour bar and a legend.",
+                        "Transparent cells are fill values, missing values or NaN.",
+                        "  --index d=i,...      index of the other dimensions (default 0)",
+                        "  --range min,max      the values at the ends of the colour bar (default: the slice's",
+                        "                       min and max; values beyond get the end colours)",
+                        "  --palette P          viridis (default) or diverging (blue-white-red, white at the",
+                        "                       middle; without --range symmetric about 0, for anomalies)",
+                        "  -o FILE              the PNG (default VAR.png)"));
         COMMANDS.put(
                 "serve",
                 String.join(
@@ -96,7 +103,7 @@ final class Help {
             "  ls URL                             list variables: type, dimensions, chunks, codecs",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "  demo                               read the sample through a loopback S3 server (mode=s3)",
-            "  quicklook URL VAR [--index dim=i,...] [-o out.png]",
+            "  quicklook URL VAR [--index dim=i,...] [--range min,max] [--palette viridis|diverging] [-o out.png]",
             "                                     PNG of a 2-D slice (last two dimensions; CF-enhanced values,",
             "                                     colour bar, legend; fill and NaN transparent)",
             "  serve DIR [--port N] [--bucket NAME]",

@@ -122,8 +122,20 @@ public final class Main {
         }
     }
 
+    /** An output file that cannot be written: the message names the file, not the dataset. */
+    static final class OutputException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OutputException(String message) {
+            super(message);
+        }
+    }
+
     /** The one-line message of a failure: the dataset is named once (our exceptions start with it). */
     static String message(Throwable e, List<String> args) {
+        if (e instanceof OutputException) {
+            return oneLine(e.getMessage());
+        }
         String msg = e.getMessage();
         if (msg == null || msg.isBlank()) {
             msg = e.getClass().getSimpleName();
