@@ -29,7 +29,9 @@ final class Bench {
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (a.equals("--repeat")) {
-                repeat = Integer.parseInt(args.get(++i));
+                repeat = Main.intOption(a, Main.optionValue(args, i++), 1);
+            } else if (a.startsWith("-") && a.length() > 1) {
+                throw new Main.UsageException("unknown option " + a);
             } else if (url == null) {
                 url = a;
             } else {

@@ -164,7 +164,9 @@ final class CdlWriter {
                 withData.add(v);
             }
         }
-        if (!withData.isEmpty()) {
+        // ncdump 4.9 writes "data:" in every group that has variables unless -h, even when -c or -v leaves
+        // nothing to show there
+        if (!withData.isEmpty() || (values != Values.NONE && !g.getVariables().isEmpty())) {
             out.write(indent + "data:\n");
             for (Variable v : withData) {
                 out.write("\n");

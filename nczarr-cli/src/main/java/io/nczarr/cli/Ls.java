@@ -1,5 +1,6 @@
 package io.nczarr.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.error.Redaction;
@@ -21,6 +22,11 @@ final class Ls {
     private Ls() {}
 
     static int run(List<String> args, PrintStream out) throws IOException {
+        for (String a : args) {
+            if (a.startsWith("-") && a.length() > 1) {
+                throw new Main.UsageException("unknown option " + a);
+            }
+        }
         if (args.size() != 1) {
             throw new Main.UsageException("ls needs exactly one URL");
         }
@@ -62,12 +68,12 @@ final class Ls {
             String path = g.path().equals("/") ? "/" + v.name() : g.path() + "/" + v.name();
             ArrayMeta a = v.array();
             out.printf(
-                    "%-32s %-7s %-18s chunks %-16s %s%s%n",
+                    "%-32s %-7s %-18s %-23s %s%s%n",
                     path,
                     v.type().cdlName(),
                     dims(v),
-                    Arrays.toString(a.chunks()),
-                    codecs(a),
+                    chunking(a),
+                    a.isV3() ? v3Codecs(a.v3().codecs()) : codecs(a),
                     a.fortranOrder() ? " order=F" : "");
         }
         g.groups().forEach(c -> print(c, out));
@@ -91,5 +97,70 @@ final class Ls {
             parts.add(a.compressor().params().toString());
         }
         return parts.isEmpty() ? "uncompressed" : String.join(" -> ", parts);
+    }
+
+    /**
+     * "chunks [4, 4]", or for a sharded Zarr v3 array "shard [4, 4] chunks [2, 2]" (the shard is the stored
+     * object; its inner chunks are what a read decodes; nested sharding adds further "chunks [...]").
+     */
+    static String chunking(ArrayMeta a) {
+        if (!a.isV3()) {
+            return "chunks " + Arrays.toString(a.chunks());
+        }
+        StringBuilder sb = new StringBuilder();
+        JsonNode sharding = sharding(a.v3().codecs());
+        sb.append(sharding == null ? "chunks " : "shard ").append(Arrays.toString(a.chunks()));
+        while (sharding != null) {
+            JsonNode cfg = sharding.path("configuration");
+            sb.append(" chunks ").append(compact(cfg.path("chunk_shape")));
+            sharding = sharding(cfg.path("codecs"));
+        }
+        return sb.toString();
+    }
+
+    private static JsonNode sharding(JsonNode codecs) {
+        for (JsonNode c : codecs) {
+            if ("sharding_indexed".equals(c.path("name").asText())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A Zarr v3 codec chain in encode order: {@code transpose(order=[1,0]) -> bytes(endian=little) ->
+     * blosc(cname=zstd,...)}; a shard as {@code sharding[inner chain; index: its chain, end]}.
+     */
+    static String v3Codecs(JsonNode codecs) {
+        List<String> parts = new ArrayList<>();
+        for (JsonNode c : codecs) {
+            String name = c.path("name").asText("?");
+            JsonNode cfg = c.path("configuration");
+            if (name.equals("sharding_indexed")) {
+                parts.add("sharding[" + v3Codecs(cfg.path("codecs")) + "; index: "
+                        + v3Codecs(cfg.path("index_codecs")) + ", "
+                        + cfg.path("index_location").asText("end")
+                        + "]");
+                continue;
+            }
+            List<String> kv = new ArrayList<>();
+            for (var e : cfg.properties()) {
+                kv.add(e.getKey() + "=" + compact(e.getValue()));
+            }
+            parts.add(kv.isEmpty() ? name : name + "(" + String.join(",", kv) + ")");
+        }
+        return parts.isEmpty() ? "(no codecs)" : String.join(" -> ", parts);
+    }
+
+    private static String compact(JsonNode n) {
+        if (n.isTextual()) {
+            return n.asText();
+        }
+        if (n.isArray()) {
+            List<String> items = new ArrayList<>();
+            n.forEach(i -> items.add(compact(i)));
+            return "[" + String.join(", ", items) + "]";
+        }
+        return n.toString();
     }
 }

@@ -1,6 +1,5 @@
 package io.nczarr.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.error.Redaction;
 import java.io.BufferedWriter;
@@ -20,28 +19,7 @@ import ucar.nc2.NetcdfFile;
 public final class Main {
     private Main() {}
 
-    static final String USAGE = String.join(
-            "\n",
-            "usage: nczarr <command> [options] [URL]",
-            "",
-            "commands:",
-            "  dump [-h] [-c] [-v var,...] [URL]  print CDL as ncdump 4.9 does (ncgen reads it back); -h header only,",
-            "                                     -c coordinate values, -v these variables' data only;",
-            "                                     without URL: the bundled sample test-data/sample.file",
-            "  json URL                           print the conformance manifest (shared/conformance/SCHEMA.md)",
-            "  ls URL                             list variables: type, dimensions, chunks, codecs",
-            "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
-            "  demo                               read the sample through a loopback S3 server (mode=s3)",
-            "  quicklook URL VAR [--index dim=i,...] [-o out.png]",
-            "                                     PNG of a 2-D slice (last two dimensions; CF-enhanced values,",
-            "                                     colour bar, legend; fill and NaN transparent)",
-            "  serve DIR [--port N]               serve DIR read-only as S3 bucket 'data' on 127.0.0.1; prints the",
-            "                                     URLs (http://127.0.0.1:N/data/...#mode=...,s3) and profile settings",
-            "",
-            "--debug (any command): print the stack trace of a failure.",
-            "",
-            "URL: a path to a directory or .zip store, or a netcdf-c URL such as",
-            "     file:///data/x.file#mode=nczarr,file   file:///data/x.zip#mode=zarr,zip");
+    static final String USAGE = Help.USAGE;
 
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
@@ -50,15 +28,33 @@ public final class Main {
     static int run(String[] args, PrintStream out, PrintStream err) {
         List<String> all = new ArrayList<>(List.of(args));
         boolean debug = all.remove("--debug");
-        if (all.isEmpty()
-                || all.get(0).equals("--help")
-                || all.get(0).equals("-help")
-                || all.get(0).equals("help")) {
-            out.println(USAGE);
-            return all.isEmpty() ? 2 : 0;
+        if (all.isEmpty()) {
+            err.println(USAGE);
+            return 2;
         }
         String cmd = all.get(0);
         List<String> rest = new ArrayList<>(all.subList(1, all.size()));
+        if (HELP.contains(cmd)) {
+            if (!rest.isEmpty() && Help.COMMANDS.containsKey(rest.get(0))) {
+                out.println(Help.COMMANDS.get(rest.get(0)));
+            } else {
+                out.println(USAGE);
+            }
+            return 0;
+        }
+        if (cmd.equals("--version") || cmd.equals("version")) {
+            out.println(Help.version());
+            return 0;
+        }
+        if (!Help.COMMANDS.containsKey(cmd)) {
+            err.println("nczarr: unknown " + (cmd.startsWith("-") ? "option" : "command") + " '" + cmd
+                    + "' (nczarr --help lists the commands)");
+            return 2;
+        }
+        if (rest.contains("--help") || rest.contains("-help")) {
+            out.println(Help.COMMANDS.get(cmd));
+            return 0;
+        }
         try {
             switch (cmd) {
                 case "dump":
@@ -73,14 +69,12 @@ public final class Main {
                     return S3Demo.run(rest, out, err);
                 case "serve":
                     return Serve.run(rest, out);
-                case "quicklook":
-                    return Quicklook.run(rest, out);
                 default:
-                    err.println("nczarr: unknown command '" + cmd + "'\n" + USAGE);
-                    return 2;
+                    return Quicklook.run(rest, out);
             }
         } catch (UsageException e) {
             err.println("nczarr " + cmd + ": " + oneLine(e.getMessage()));
+            err.println(Help.usageLine(cmd) + "   (nczarr " + cmd + " --help)");
             return 2;
         } catch (Exception | Error e) {
             // every failure: one line (naming the dataset, key and cause, as our exceptions do) and a
@@ -95,6 +89,30 @@ public final class Main {
         }
     }
 
+    private static final List<String> HELP = List.of("--help", "-help", "-h", "help");
+
+    /** A whole-number option value, or a usage error naming the option. */
+    static int intOption(String option, String value, int min) {
+        int n;
+        try {
+            n = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " needs a whole number, not '" + value + "'");
+        }
+        if (n < min) {
+            throw new UsageException(option + " needs a number of at least " + min + ", not " + n);
+        }
+        return n;
+    }
+
+    /** The value after an option, or a usage error naming the option. */
+    static String optionValue(List<String> args, int i) {
+        if (i + 1 >= args.size()) {
+            throw new UsageException(args.get(i) + " needs a value");
+        }
+        return args.get(i + 1);
+    }
+
     /** A wrong command line (exit status 2). */
     static final class UsageException extends IllegalArgumentException {
         private static final long serialVersionUID = 1L;
@@ -104,8 +122,20 @@ public final class Main {
         }
     }
 
+    /** An output file that cannot be written: the message names the file, not the dataset. */
+    static final class OutputException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        OutputException(String message) {
+            super(message);
+        }
+    }
+
     /** The one-line message of a failure: the dataset is named once (our exceptions start with it). */
     static String message(Throwable e, List<String> args) {
+        if (e instanceof OutputException) {
+            return oneLine(e.getMessage());
+        }
         String msg = e.getMessage();
         if (msg == null || msg.isBlank()) {
             msg = e.getClass().getSimpleName();
@@ -136,6 +166,7 @@ public final class Main {
         CdlWriter.Values want = CdlWriter.Values.ALL;
         List<String> vars = null;
         String url = null;
+        String format = "cdl";
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -143,7 +174,16 @@ public final class Main {
                     want = CdlWriter.Values.NONE;
                     break;
                 case "-c":
-                    want = CdlWriter.Values.COORDINATES;
+                    // ncdump: -h wins over -c whatever their order
+                    if (want != CdlWriter.Values.NONE) {
+                        want = CdlWriter.Values.COORDINATES;
+                    }
+                    break;
+                case "--format":
+                    format = optionValue(args, i++);
+                    if (!format.equals("cdl") && !format.equals("json")) {
+                        throw new UsageException("--format is cdl or json, not '" + format + "'");
+                    }
                     break;
                 case "-v":
                     if (i + 1 >= args.size()) {
@@ -153,7 +193,7 @@ public final class Main {
                     break;
                 default:
                     if (a.startsWith("-") && a.length() > 1) {
-                        throw new UsageException("unknown dump option " + a);
+                        throw new UsageException("unknown option " + a);
                     }
                     if (url != null) {
                         throw new UsageException("dump takes one URL");
@@ -164,38 +204,61 @@ public final class Main {
         if (url == null) {
             url = defaultSample();
         }
+        if (format.equals("json")) {
+            if (want != CdlWriter.Values.ALL || vars != null) {
+                throw new UsageException("--format json is the whole manifest: no -h, -c or -v");
+            }
+            return JsonCommand.run(url, out, err);
+        }
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             nc.sendIospMessage(new ConsoleProgress(err));
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
-            CdlWriter.write(nc, nameOf(url), want, vars, w);
+            CdlWriter.write(nc, cdlName(url), want, vars, w);
             w.flush();
             return 0;
         }
     }
 
     private static int json(List<String> args, PrintStream out, PrintStream err) {
+        for (String a : args) {
+            if (a.startsWith("-") && a.length() > 1) {
+                throw new UsageException("unknown option " + a);
+            }
+        }
         if (args.size() != 1) {
             throw new UsageException("json needs exactly one URL");
         }
-        String url = args.get(0);
-        ObjectNode manifest;
-        int rc = 0;
-        try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            nc.sendIospMessage(new ConsoleProgress(err));
-            manifest = Manifest.of(nc, nameOf(url));
-        } catch (IOException | RuntimeException e) {
-            manifest = Manifest.MAPPER.createObjectNode();
-            manifest.put("error", String.valueOf(e.getMessage()));
-            // the manifest keeps the error (the conformance comparer reads it); scripts get the exit status
-            err.println("nczarr json: " + message(e, args));
-            rc = 1;
+        return JsonCommand.run(args.get(0), out, err);
+    }
+
+    /**
+     * The name {@code dump} gives the dataset, as ncdump does: the store's last path segment without its last
+     * extension ({@code nczarr_groups.file/.zgroup} gives {@code nczarr_groups}, {@code x.twin.nc} gives
+     * {@code x.twin}); a metadata object named in the URL ({@code .zgroup}, {@code zarr.json}) names its folder.
+     */
+    static String cdlName(String url) {
+        String s = url;
+        int hash = s.indexOf('#');
+        if (hash >= 0) {
+            s = s.substring(0, hash);
         }
-        try {
-            out.println(Manifest.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(manifest));
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+        int query = s.indexOf('?');
+        if (query >= 0 && s.contains("://")) {
+            s = s.substring(0, query);
         }
-        return rc;
+        List<String> segments = new ArrayList<>(List.of(s.replace('\\', '/').split("/+")));
+        segments.removeIf(String::isEmpty);
+        while (segments.size() > 1) {
+            String last = segments.get(segments.size() - 1);
+            if (last.startsWith(".") || last.equals("zarr.json")) {
+                segments.remove(segments.size() - 1);
+            } else {
+                break;
+            }
+        }
+        String name = segments.isEmpty() ? "dataset" : segments.get(segments.size() - 1);
+        int dot = name.lastIndexOf('.');
+        return dot > 0 ? name.substring(0, dot) : name;
     }
 
     /** The dataset name: last path segment without fragment and extension. */
@@ -213,10 +276,36 @@ public final class Main {
         return dot > 0 ? s.substring(0, dot) : s;
     }
 
-    /** test-data/sample.file under the installation ({@code nczarr.home}, set by the launcher). */
+    /**
+     * The installation: {@code nczarr.home} (set by the launcher), else the checkout this jar was built in
+     * ({@code java -jar nczarr-cli/target/nczarr-cli.jar}), else the working directory.
+     */
+    static Path home() {
+        String prop = System.getProperty("nczarr.home");
+        if (prop != null) {
+            return Paths.get(prop);
+        }
+        try {
+            Path p = Paths.get(Main.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
+            for (int up = 0; up < 3 && p != null; up++) {
+                p = p.getParent();
+            }
+            if (p != null && Files.isDirectory(p.resolve("test-data"))) {
+                return p;
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            // no code source location: the working directory
+        }
+        return Paths.get(".");
+    }
+
+    /** test-data/sample.file under the installation ({@link #home()}). */
     static String defaultSample() {
-        String home = System.getProperty("nczarr.home", ".");
-        Path p = Paths.get(home, "test-data", "sample.file");
+        Path p = home().resolve("test-data").resolve("sample.file");
         if (!Files.isDirectory(p)) {
             throw new IllegalArgumentException("no URL given and the bundled sample " + p + " is missing");
         }

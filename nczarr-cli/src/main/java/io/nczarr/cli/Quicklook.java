@@ -3,12 +3,13 @@ package io.nczarr.cli;
 import io.nczarr.cdm.NcZarrFiles;
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
@@ -27,11 +28,12 @@ import ucar.nc2.dataset.VariableDS;
 import ucar.nc2.time.CalendarDateUnit;
 
 /**
- * {@code nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]}: a PNG of a 2-D slice (the last two
- * dimensions; the others at index 0 unless given) of the CF-enhanced values (scale/offset applied), coloured
- * on a viridis-like scale between the slice's minimum and maximum, fill and NaN transparent, with a colour
- * bar and a legend (variable, units, min/max, the fixed indices with their time or coordinate values).
- * Pure Java2D.
+ * {@code nczarr quicklook URL VAR [--index dim=i,...] [--range min,max] [--palette viridis|diverging] [-o
+ * out.png]}: a PNG of a 2-D slice (the last two dimensions; the others at index 0 unless given) of the
+ * CF-enhanced values (scale/offset applied), coloured on a viridis-like scale between the slice's minimum and
+ * maximum (or the given range; the diverging palette centres 0), fill and NaN transparent, with axes labelled
+ * by coordinate values, a colour bar and a legend (variable, units, min/max, the fixed indices with their
+ * time or coordinate values, what transparent means). Pure Java2D.
  *
  * <p>Layout: data column {@code i} is image column {@link #LEFT} {@code + i*cell}; data row {@code j} is image
  * row {@link #TOP} {@code + (ny-1-j)*cell} when the row dimension's coordinate increases (north up), else
@@ -40,23 +42,43 @@ import ucar.nc2.time.CalendarDateUnit;
 final class Quicklook {
     private Quicklook() {}
 
-    static final int LEFT = 10;
+    /** Room for the y axis' tick labels. */
+    static final int LEFT = 64;
+
     static final int TOP = 44;
+    /** Below the plot: x tick labels, the x axis name and two legend lines. */
+    static final int BOTTOM = 70;
+
     static final int BAR = 16;
     /** The plot's longer side aims at this many pixels (whole cells; large grids are subsampled). */
     static final int TARGET = 400;
 
     /** What was drawn: the image and the cell geometry, for tests and the summary line. */
-    record Plot(BufferedImage image, int nx, int ny, int cell, int stride, boolean flipped, double min, double max) {}
+    record Plot(
+            BufferedImage image,
+            int nx,
+            int ny,
+            int cell,
+            int stride,
+            boolean flipped,
+            double min,
+            double max,
+            int transparent) {}
 
     static int run(List<String> args, PrintStream out) throws IOException {
         String url = null;
         String var = null;
         String output = null;
         Map<String, Integer> index = new LinkedHashMap<>();
+        QuicklookStyle.Style style = QuicklookStyle.Style.DEFAULT;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.equals("-o") || a.equals("--index")) {
+            if (a.equals("--range")) {
+                style = QuicklookStyle.Style.withRange(style, Main.optionValue(args, i++));
+            } else if (a.equals("--palette")) {
+                QuicklookStyle.Palette p = QuicklookStyle.Palette.parse(Main.optionValue(args, i++));
+                style = new QuicklookStyle.Style(style.lo(), style.hi(), p);
+            } else if (a.equals("-o") || a.equals("--index")) {
                 if (i + 1 >= args.size()) {
                     throw new Main.UsageException(a + " needs a value");
                 }
@@ -66,39 +88,46 @@ final class Quicklook {
                 } else {
                     for (String part : v.split(",")) {
                         String[] kv = part.split("=", 2);
-                        try {
-                            index.put(kv[0].strip(), Integer.parseInt(kv[1].strip()));
-                        } catch (RuntimeException e) {
+                        if (kv.length != 2 || kv[0].isBlank()) {
                             throw new Main.UsageException("--index wants dim=i[,dim=i...], not '" + part + "'");
                         }
+                        index.put(kv[0].strip(), Main.intOption("--index " + kv[0].strip(), kv[1], 0));
                     }
                 }
             } else if (a.startsWith("-")) {
-                throw new Main.UsageException("unknown quicklook option " + a);
+                throw new Main.UsageException("unknown option " + a);
             } else if (url == null) {
                 url = a;
             } else if (var == null) {
                 var = a;
             } else {
-                throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+                throw new Main.UsageException("quicklook takes one URL and one variable");
             }
         }
         if (var == null) {
-            throw new Main.UsageException("usage: nczarr quicklook URL VAR [--index dim=i,...] [-o out.png]");
+            throw new Main.UsageException("quicklook needs a URL and a variable");
         }
         Path png = Paths.get(output != null ? output : var.replaceAll("[^A-Za-z0-9_.-]", "_") + ".png");
+        checkWritable(png);
         Plot plot;
         try (NetcdfDataset ds = NcZarrFiles.openDataset(url, true)) {
             Variable v = find(ds, var);
-            plot = draw(v, index, Main.nameOf(url));
+            plot = draw(v, index, Main.nameOf(url), style);
         }
         System.setProperty("java.awt.headless", "true");
-        if (!ImageIO.write(plot.image(), "png", png.toFile())) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        if (!ImageIO.write(plot.image(), "png", bytes)) {
             throw new IOException("no PNG writer in this Java runtime");
+        }
+        try {
+            Files.write(png, bytes.toByteArray());
+        } catch (IOException e) {
+            throw new Main.OutputException(png + ": cannot write the PNG ("
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
         out.printf(
                 Locale.ROOT,
-                "%s: %dx%d px, %s %d x %d cells%s, min %s max %s%n",
+                "%s: %dx%d px, %s %d x %d cells%s, min %s max %s, %d transparent (fill, missing or NaN)%n",
                 png,
                 plot.image().getWidth(),
                 plot.image().getHeight(),
@@ -107,8 +136,26 @@ final class Quicklook {
                 plot.nx(),
                 plot.stride() > 1 ? " (every " + plot.stride() + "th)" : "",
                 fmt(plot.min()),
-                fmt(plot.max()));
+                fmt(plot.max()),
+                plot.transparent());
         return 0;
+    }
+
+    /** Fails before any reading when the PNG cannot be written there. */
+    static void checkWritable(Path png) throws IOException {
+        Path abs = png.toAbsolutePath();
+        Path dir = abs.getParent();
+        String why = null;
+        if (Files.isDirectory(abs)) {
+            why = "is a directory";
+        } else if (dir == null || !Files.isDirectory(dir)) {
+            why = "no such directory " + dir;
+        } else if (Files.exists(abs) ? !Files.isWritable(abs) : !Files.isWritable(dir)) {
+            why = "permission denied";
+        }
+        if (why != null) {
+            throw new Main.OutputException(png + ": cannot write the PNG (" + why + ")");
+        }
     }
 
     static Variable find(NetcdfDataset ds, String name) {
@@ -124,8 +171,14 @@ final class Quicklook {
         return v;
     }
 
-    /** Reads the slice and draws it. */
+    /** Reads the slice and draws it (viridis between the slice's minimum and maximum). */
     static Plot draw(Variable v, Map<String, Integer> given, String dataset) throws IOException {
+        return draw(v, given, dataset, QuicklookStyle.Style.DEFAULT);
+    }
+
+    /** Reads the slice and draws it in the given colour scale. */
+    static Plot draw(Variable v, Map<String, Integer> given, String dataset, QuicklookStyle.Style style)
+            throws IOException {
         System.setProperty("java.awt.headless", "true");
         int rank = v.getRank();
         if (rank < 2) {
@@ -190,16 +243,34 @@ final class Quicklook {
         boolean flipped = increasing(v, rank - 2);
         int plotW = px * cell;
         int plotH = py * cell;
+        int transparent = 0;
+        for (double x : values) {
+            transparent += Double.isNaN(x) ? 1 : 0;
+        }
+        double[] ends = style.ends(min, max);
+        double lo = ends[0];
+        double hi = ends[1];
         String units = attr(v, "units");
         String longName = attr(v, "long_name");
         String title = dataset + ": " + v.getFullName() + (units.isEmpty() ? "" : " [" + units + "]");
         String sub = (longName.isEmpty() ? "" : longName + "  ") + String.join(", ", fixed);
-        String dims = v.getDimension(rank - 2).getShortName() + " (" + (flipped ? "up" : "down") + ") x "
-                + v.getDimension(rank - 1).getShortName() + " (right)" + (stride > 1 ? ", every " + stride + "th" : "");
-        String legend = "min " + fmt(min) + "  max " + fmt(max) + "   " + dims;
-        int textW = Math.max(textWidth(TITLE_FONT, title), Math.max(textWidth(FONT, sub), textWidth(FONT, legend)));
-        int width = Math.max(LEFT + plotW + 12 + BAR + 90, LEFT + textW + 10);
-        int height = TOP + Math.max(plotH, 120) + 30;
+        String yName = v.getDimension(rank - 2).getShortName();
+        String xName = v.getDimension(rank - 1).getShortName();
+        String legend = "min " + fmt(min) + "  max " + fmt(max)
+                + (lo != min || hi != max ? "   colours " + fmt(lo) + " .. " + fmt(hi) + " (beyond: end colours)" : "")
+                + (stride > 1 ? "   every " + stride + "th cell" : "");
+        String clear = "transparent: fill value, missing or NaN (" + transparent + " of " + values.length + " cells)   "
+                + yName + " " + (flipped ? "increases upwards" : "as stored, first row on top");
+        int textW = Math.max(
+                QuicklookStyle.textWidth(QuicklookStyle.TITLE_FONT, title),
+                Math.max(
+                        QuicklookStyle.textWidth(QuicklookStyle.FONT, sub),
+                        Math.max(
+                                QuicklookStyle.textWidth(QuicklookStyle.FONT, legend),
+                                QuicklookStyle.textWidth(QuicklookStyle.FONT, clear))));
+        int width = Math.max(LEFT + plotW + 12 + BAR + 90, 10 + textW + 10);
+        int barH = Math.max(plotH, 120);
+        int height = TOP + barH + BOTTOM;
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_INT_ARGB);
         Graphics2D g = img.createGraphics();
         try {
@@ -218,7 +289,7 @@ final class Quicklook {
                     if (Double.isNaN(x)) {
                         continue;
                     }
-                    int rgb = colour(max > min ? (x - min) / (max - min) : 0.5);
+                    int rgb = style.palette().colour(hi > lo ? (x - lo) / (hi - lo) : 0.5);
                     for (int dy = 0; dy < cell; dy++) {
                         for (int dx = 0; dx < cell; dx++) {
                             img.setRGB(LEFT + i * cell + dx, TOP + row * cell + dy, rgb);
@@ -226,11 +297,10 @@ final class Quicklook {
                     }
                 }
             }
-            // colour bar: max at the top
+            // colour bar: hi at the top
             int barX = LEFT + plotW + 12;
-            int barH = Math.max(plotH, 120);
             for (int y = 0; y < barH; y++) {
-                int rgb = colour(1 - y / (double) Math.max(1, barH - 1));
+                int rgb = style.palette().colour(1 - y / (double) Math.max(1, barH - 1));
                 for (int x = 0; x < BAR; x++) {
                     img.setRGB(barX + x, TOP + y, rgb);
                 }
@@ -239,34 +309,35 @@ final class Quicklook {
             g.setStroke(new BasicStroke(1));
             g.drawRect(barX - 1, TOP - 1, BAR + 1, barH + 1);
             g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setFont(TITLE_FONT);
+            QuicklookStyle.axes(
+                    g,
+                    LEFT,
+                    TOP,
+                    cell,
+                    stride,
+                    px,
+                    py,
+                    flipped,
+                    QuicklookStyle.coordinate(v, rank - 1),
+                    QuicklookStyle.coordinate(v, rank - 2),
+                    xName,
+                    yName);
+            g.setFont(QuicklookStyle.TITLE_FONT);
             g.setColor(Color.BLACK);
-            g.drawString(title, LEFT, 16);
-            g.setFont(FONT);
-            g.drawString(sub, LEFT, 32);
-            g.drawString(fmt(max), barX + BAR + 4, TOP + 10);
-            g.drawString(fmt(min), barX + BAR + 4, TOP + barH);
+            g.drawString(title, 10, 16);
+            g.setFont(QuicklookStyle.FONT);
+            g.drawString(sub, 10, 32);
+            g.drawString(fmt(hi), barX + BAR + 4, TOP + 10);
+            g.drawString(fmt(lo), barX + BAR + 4, TOP + barH);
             if (!units.isEmpty()) {
                 g.drawString(units, barX + BAR + 4, TOP + barH / 2 + 4);
             }
-            g.drawString(legend, LEFT, TOP + barH + 20);
+            g.drawString(legend, 10, TOP + barH + 48);
+            g.drawString(clear, 10, TOP + barH + 62);
         } finally {
             g.dispose();
         }
-        return new Plot(img, px, py, cell, stride, flipped, min, max);
-    }
-
-    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 13);
-    private static final Font FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 11);
-
-    private static int textWidth(Font font, String text) {
-        BufferedImage scratch = new BufferedImage(1, 1, BufferedImage.TYPE_INT_ARGB);
-        Graphics2D g = scratch.createGraphics();
-        try {
-            return g.getFontMetrics(font).stringWidth(text);
-        } finally {
-            g.dispose();
-        }
+        return new Plot(img, px, py, cell, stride, flipped, min, max, transparent);
     }
 
     /** A fixed dimension: its index, with the coordinate value (a date for CF time units). */
@@ -315,28 +386,11 @@ final class Quicklook {
     }
 
     static String fmt(double x) {
-        if (Double.isNaN(x) || Double.isInfinite(x)) {
-            return "n/a";
-        }
-        // six significant digits: a legend, not a dump (float arithmetic shows as 8.01, not 8.010000228881836)
-        return CdlWriter.real(
-                new java.math.BigDecimal(x).round(new java.math.MathContext(6)).doubleValue(), false, false);
+        return QuicklookStyle.fmt(x);
     }
 
-    /** Viridis, approximated by linear interpolation between nine of its colours; {@code t} in [0, 1]. */
+    /** Viridis at {@code t} in [0, 1]. */
     static int colour(double t) {
-        double u = Math.max(0, Math.min(1, t)) * (VIRIDIS.length - 1);
-        int k = Math.min(VIRIDIS.length - 2, (int) Math.floor(u));
-        double f = u - k;
-        int a = VIRIDIS[k];
-        int b = VIRIDIS[k + 1];
-        int r = (int) Math.round(((a >> 16) & 0xff) * (1 - f) + ((b >> 16) & 0xff) * f);
-        int gr = (int) Math.round(((a >> 8) & 0xff) * (1 - f) + ((b >> 8) & 0xff) * f);
-        int bl = (int) Math.round((a & 0xff) * (1 - f) + (b & 0xff) * f);
-        return 0xff000000 | r << 16 | gr << 8 | bl;
+        return QuicklookStyle.Palette.VIRIDIS.colour(t);
     }
-
-    private static final int[] VIRIDIS = {
-        0x440154, 0x472d7b, 0x3b528b, 0x2c728e, 0x21918c, 0x28ae80, 0x5ec962, 0xaddc30, 0xfde725
-    };
 }

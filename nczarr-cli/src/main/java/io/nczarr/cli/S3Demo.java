@@ -11,7 +11,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -36,7 +35,7 @@ public final class S3Demo {
         if (!args.isEmpty()) {
             throw new Main.UsageException("demo takes no arguments");
         }
-        Path sample = Paths.get(System.getProperty("nczarr.home", "."), "test-data", "sample.file");
+        Path sample = Main.home().resolve("test-data").resolve("sample.file");
         if (!Files.isDirectory(sample)) {
             err.println("nczarr: the bundled sample " + sample + " is missing");
             return 1;

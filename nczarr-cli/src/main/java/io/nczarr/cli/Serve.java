@@ -54,23 +54,21 @@ final class Serve {
                 if (a.equals("--bucket")) {
                     bucket = v;
                 } else {
-                    try {
-                        port = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        throw new Main.UsageException("--port needs a number, not '" + v + "'");
-                    }
-                    if (port < 0 || port > 65535) {
+                    port = Main.intOption("--port", v, 0);
+                    if (port > 65535) {
                         throw new Main.UsageException("--port " + port + " is not a port number");
                     }
                 }
-            } else if (a.startsWith("-") || dir != null) {
-                throw new Main.UsageException("usage: nczarr serve DIR [--port N] [--bucket NAME]");
+            } else if (a.startsWith("-")) {
+                throw new Main.UsageException("unknown option " + a);
+            } else if (dir != null) {
+                throw new Main.UsageException("serve takes one directory");
             } else {
                 dir = Paths.get(a).toAbsolutePath().normalize();
             }
         }
         if (dir == null) {
-            throw new Main.UsageException("serve needs a directory: nczarr serve DIR [--port N]");
+            throw new Main.UsageException("serve needs a directory");
         }
         if (!bucket.matches("[a-z0-9][a-z0-9.-]{2,62}")) {
             throw new Main.UsageException("--bucket '" + bucket + "' is not an S3 bucket name (3-63 of a-z 0-9 . -)");

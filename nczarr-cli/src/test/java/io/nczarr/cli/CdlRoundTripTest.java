@@ -52,7 +52,7 @@ class CdlRoundTripTest {
     }
 
     static List<Corpus.Entry> datasets() {
-        List<Corpus.Entry> all = new ArrayList<>(Corpus.datasets());
+        List<Corpus.Entry> all = new ArrayList<>(Corpus.corpusPresent() ? Corpus.datasets() : List.of());
         all.addAll(Corpus.testData());
         all.addAll(Corpus.v3Datasets());
         all.addAll(Corpus.dtypesDatasets());
@@ -64,8 +64,13 @@ class CdlRoundTripTest {
         String ncgen = ncgen();
         Assumptions.assumeTrue(
                 ncgen != null, "ncgen not found on PATH: install netcdf-bin (apt-get install netcdf-bin) to run");
-        return datasets().stream()
+        Stream<DynamicTest> own = datasets().stream()
                 .map(e -> DynamicTest.dynamicTest(e.category() + "/" + e.name(), () -> roundTrip(ncgen, e)));
+        if (Corpus.corpusPresent()) {
+            return own;
+        }
+        // without the conformance corpus the project's own datasets still run; one skipped test says so
+        return Stream.concat(own, Stream.of(DynamicTest.dynamicTest("conformance corpus", Corpus::corpusDir)));
     }
 
     private static void roundTrip(String ncgen, Corpus.Entry e) throws Exception {
@@ -207,7 +212,7 @@ class CdlRoundTripTest {
             String cdl = out.toString(StandardCharsets.UTF_8);
             if (rc == 0) {
                 assertTrue(!cdl.contains("_Unsigned") && !cdl.contains("_ChunkSizes"), e.name() + "\n" + cdl);
-                assertTrue(cdl.startsWith("netcdf " + CdlWriter.name(Main.nameOf(e.url())) + " {\n"), cdl);
+                assertTrue(cdl.startsWith("netcdf " + CdlWriter.name(Main.cdlName(e.url())) + " {\n"), cdl);
                 assertTrue(!cdl.matches("(?s).*= -\\d+U.*") && !cdl.matches("(?s).*, -\\d+U.*"), e.name() + "\n" + cdl);
             }
         }

@@ -64,10 +64,14 @@ class MainTest {
     @Test
     void unreadableVariableGetsADataError() throws Exception {
         Run r = run("json", Corpus.byName("bad_chunk_truncated").url());
-        assertEquals(0, r.rc(), r.err());
+        // issue 25 item 4: the manifest is still written, and the exit status says a read failed
+        assertEquals(1, r.rc(), r.err());
         JsonNode data =
                 Manifest.MAPPER.readTree(r.out()).get("variables").get("/v").get("data");
         assertTrue(data.get("error").asText().contains("v/1"), data.toString());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("nczarr json: ") && r.err().contains("/v: "), r.err());
+        assertTrue(r.err().contains("v/1"), r.err());
     }
 
     @Test

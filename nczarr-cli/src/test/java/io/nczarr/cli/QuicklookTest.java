@@ -41,7 +41,8 @@ class QuicklookTest {
         BufferedImage img = ImageIO.read(png.toFile());
         // 3 x 5 cells of 40 px (400 / 5), a 120 px colour bar, title and legend rows
         int cell = 40;
-        assertEquals(Quicklook.TOP + 3 * cell + 30, img.getHeight());
+        assertEquals(Quicklook.TOP + 3 * cell + Quicklook.BOTTOM, img.getHeight());
+        assertTrue(r.out().contains("1 transparent (fill, missing or NaN)"), r.out());
         assertTrue(img.getWidth() >= Quicklook.LEFT + 5 * cell + 12 + Quicklook.BAR + 90, "width " + img.getWidth());
         // maximum = top of the scale (viridis yellow), minimum = bottom (viridis purple)
         assertEquals(0xfffde725, pixel(img, 1, 2, cell));

@@ -2,6 +2,7 @@ package io.nczarr.codec;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.nczarr.testkit.Corpus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -11,11 +12,12 @@ import java.util.HexFormat;
 final class TestSupport {
     private TestSupport() {}
 
-    /** The shared corpus: system property corpus.dir (set by the parent pom), else ../shared/corpus. */
+    /**
+     * The shared corpus (system property corpus.dir, set by the parent pom, else ../shared/corpus); a test
+     * asking for it is skipped when it is absent (the test kit's Corpus, one line per test class).
+     */
     static Path corpusDir() {
-        String p = System.getProperty("corpus.dir");
-        Path dir = p != null ? Path.of(p) : Path.of("..", "..", "shared", "corpus");
-        return dir.toAbsolutePath().normalize();
+        return Corpus.corpusDir();
     }
 
     static Path requireCorpus(String sub) {

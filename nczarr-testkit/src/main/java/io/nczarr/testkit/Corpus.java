@@ -30,27 +30,56 @@ public final class Corpus {
 
     /**
      * The shared conformance corpus: {@code -Dcorpus.dir} (the parent pom sets it to {@code ../shared/corpus}
-     * beside the repository). Every test that needs it comes here, so a missing corpus fails them all the
-     * same clear way.
+     * beside the repository). It is third-party data, not part of the repository: every test that needs it
+     * comes here, and without it the test is skipped ({@link CorpusAbsentException}, one line per test class
+     * from {@link CorpusSkipReport}). {@code .ci/run} insists on it.
      */
     public static Path corpusDir() {
         return corpusDir(System.getProperty(CORPUS_PROPERTY));
     }
 
     static Path corpusDir(String property) {
-        Path p = Paths.get(property == null ? "../../shared/corpus" : property)
-                .toAbsolutePath()
-                .normalize();
-        if (!Files.isRegularFile(p.resolve("INDEX.json"))) {
-            throw new IllegalStateException(missing(p));
+        Path p = location(property);
+        if (!present(p)) {
+            throw new CorpusAbsentException(missing(p));
         }
         return p;
     }
 
+    /** Whether the shared conformance corpus is there (tests that need it are skipped when not). */
+    public static boolean corpusPresent() {
+        return present(location(System.getProperty(CORPUS_PROPERTY)));
+    }
+
+    private static Path location(String property) {
+        return Paths.get(property == null ? "../../shared/corpus" : property)
+                .toAbsolutePath()
+                .normalize();
+    }
+
+    private static boolean present(Path p) {
+        return Files.isRegularFile(p.resolve("INDEX.json"));
+    }
+
+    /** The corpus location as the skip lines show it: {@code ../shared} when it is the pom's default. */
+    static String shownCorpusLocation() {
+        Path p = location(System.getProperty(CORPUS_PROPERTY));
+        Path repoParent = Paths.get(System.getProperty("repo.dir", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .getParent();
+        Path shared = p.getParent();
+        if (shared == null) {
+            return p.toString();
+        }
+        return repoParent != null && shared.equals(repoParent.resolve("shared")) ? "../shared" : shared.toString();
+    }
+
     /** The message of a missing corpus. */
     static String missing(Path p) {
-        return "the shared conformance corpus is not at " + p + " (no INDEX.json): clone the repository next to"
-                + " shared/ (as CI does) or run Maven with -D" + CORPUS_PROPERTY + "=/path/to/shared/corpus";
+        return "conformance corpus not found at " + p + " (third-party data beside the repository, not part of"
+                + " it; tests that need it are skipped): clone the repository next to shared/ (as CI does) or run"
+                + " Maven with -D" + CORPUS_PROPERTY + "=/path/to/shared/corpus";
     }
 
     /** This repository's test-data ({@code -Drepo.dir}, set by the parent pom). */
@@ -106,10 +135,10 @@ public final class Corpus {
         return entries(dtypesDir(), "datasets");
     }
 
-    /** Every good dataset, shared and own, that has a netCDF-4 twin. */
+    /** Every good dataset, shared (when present) and own, that has a netCDF-4 twin. */
     public static List<Entry> withTwins() {
         List<Entry> out = new ArrayList<>();
-        for (Entry e : datasets()) {
+        for (Entry e : corpusPresent() ? datasets() : List.<Entry>of()) {
             if (e.twin() != null) {
                 out.add(e);
             }
@@ -122,8 +151,19 @@ public final class Corpus {
         return out;
     }
 
+    /**
+     * An entry by name: the project's own test-data first (always there), then the shared corpus (a test
+     * asking for one of its entries is skipped when it is absent).
+     */
     public static Entry byName(String name) {
-        for (List<Entry> l : List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad(), dtypesDatasets())) {
+        for (List<Entry> l : List.of(testData(), v3Datasets(), v3Bad(), dtypesDatasets())) {
+            for (Entry e : l) {
+                if (e.name().equals(name)) {
+                    return e;
+                }
+            }
+        }
+        for (List<Entry> l : List.of(datasets(), bad())) {
             for (Entry e : l) {
                 if (e.name().equals(name)) {
                     return e;

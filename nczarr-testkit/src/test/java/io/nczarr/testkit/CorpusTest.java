@@ -12,10 +12,21 @@ class CorpusTest {
 
     @Test
     void aMissingCorpusSaysWhereItLookedAndHowToFixIt(@TempDir Path empty) {
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Corpus.corpusDir(empty.toString()));
+        CorpusAbsentException e = assertThrows(CorpusAbsentException.class, () -> Corpus.corpusDir(empty.toString()));
         assertEquals(Corpus.missing(empty.toAbsolutePath().normalize()), e.getMessage());
         assertTrue(e.getMessage().contains("-Dcorpus.dir"), e.getMessage());
         assertTrue(e.getMessage().contains(empty.toString()), e.getMessage());
+    }
+
+    @Test
+    void theSkipLineNamesTheCountAndShared() {
+        assertTrue(CorpusSkipReport.line(3).endsWith(": 3 corpus tests skipped"), CorpusSkipReport.line(3));
+        assertTrue(CorpusSkipReport.line(1).startsWith("conformance corpus not found at "), CorpusSkipReport.line(1));
+    }
+
+    @Test
+    void ownEntriesAreFoundWithoutTheCorpus() {
+        assertEquals("sample", Corpus.byName("sample").name());
     }
 
     @Test
