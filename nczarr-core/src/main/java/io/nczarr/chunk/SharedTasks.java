@@ -47,7 +47,12 @@ final class SharedTasks {
             }
         };
         for (int h = Math.min(helpers, n - 1); h > 0; h--) {
-            pool.execute(work);
+            try {
+                pool.execute(work);
+            } catch (RuntimeException | Error e) {
+                // no helper to be had (the pool is shut down or cannot start a thread): fewer workers, same tasks
+                break;
+            }
         }
         work.run();
         try {

@@ -48,6 +48,30 @@ public class LimitExceededException extends NcZarrException {
         this.size = size;
     }
 
+    /**
+     * The heap ran out while reading ({@code cause}, often in a pool thread): the same kind of refusal as a
+     * limit, at the caller, naming the budget that bounds what each thread holds and the heap.
+     *
+     * @param what what was being done, e.g. {@code "the metadata walk"}
+     * @param property the budget to lower so that less is held at once
+     * @param limit that budget's current value
+     */
+    public static LimitExceededException outOfMemory(
+            String dataset, String key, String variable, String what, String property, long limit, Throwable cause) {
+        String detail = what + " ran out of Java heap (max "
+                + bytes(Runtime.getRuntime().maxMemory())
+                + "); lower " + property + "=" + limit + " or the threads that read in parallel"
+                + " (nczarr.decodeThreads), or give the JVM more heap (-Xmx)";
+        // the OutOfMemoryError is kept as a suppressed exception, not as the cause: what the caller gets is this
+        // refusal, with nothing in its cause chain that says the JVM is in trouble
+        LimitExceededException e =
+                new LimitExceededException(dataset, key, variable, -1, property, limit, detail, null);
+        if (cause != null) {
+            e.addSuppressed(cause);
+        }
+        return e;
+    }
+
     /** The system property that sets the limit, e.g. {@code nczarr.limits.maxChunkBytes}. */
     public String property() {
         return property;

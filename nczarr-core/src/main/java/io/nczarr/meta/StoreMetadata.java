@@ -1,17 +1,17 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.store.PoolFailures;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.FutureTask;
 
 /**
  * Metadata objects and listings straight from the store, each fetched at most once per open
@@ -44,7 +44,7 @@ final class StoreMetadata implements MetadataSource {
 
     @Override
     public Optional<ObjectNode> object(String key) throws IOException {
-        Fetch mine = new Fetch(key);
+        Fetch mine = new Fetch(key, false);
         Fetch f = objects.putIfAbsent(key, mine);
         if (f == null) {
             f = mine;
@@ -52,20 +52,12 @@ final class StoreMetadata implements MetadataSource {
         } else if (!remote) {
             f.run();
         }
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
+        Optional<ObjectNode> o = f.await();
+        if (f.prefetched) {
+            // read once by the walk: a large group's objects are not all held until the open ends
+            objects.remove(key, f);
         }
+        return o;
     }
 
     @Override
@@ -74,32 +66,50 @@ final class StoreMetadata implements MetadataSource {
             return;
         }
         for (String key : keys) {
-            Fetch mine = new Fetch(key);
+            Fetch mine = new Fetch(key, true);
             if (objects.putIfAbsent(key, mine) == null) {
-                prefetcher.execute(mine);
+                try {
+                    prefetcher.execute(mine);
+                } catch (RuntimeException | Error e) {
+                    // not queued (a pool shut down, no thread to be had): the reader fetches it itself
+                    objects.remove(key, mine);
+                    return;
+                }
             }
         }
     }
 
-    /** One object's fetch, run once by whichever thread comes first (a prefetch task or the reader). */
-    private final class Fetch extends CompletableFuture<Optional<ObjectNode>> implements Runnable {
+    /**
+     * One object's fetch, run once by whichever thread comes first (a prefetch task or the reader). A
+     * {@link FutureTask}: whatever the fetch throws, an {@link OutOfMemoryError} included, completes it
+     * without allocating, so a reader waiting for it never waits forever.
+     */
+    private final class Fetch extends FutureTask<Optional<ObjectNode>> {
+        final boolean prefetched;
         private final String key;
-        private final AtomicBoolean started = new AtomicBoolean();
 
-        Fetch(String key) {
+        Fetch(String key, boolean prefetched) {
+            super(() -> Json.readObject(store, key));
             this.key = key;
+            this.prefetched = prefetched;
         }
 
-        @Override
-        public void run() {
-            if (!started.compareAndSet(false, true)) {
-                return;
-            }
+        Optional<ObjectNode> await() throws IOException {
             try {
-                complete(Json.readObject(store, key));
-            } catch (IOException | RuntimeException | Error e) {
-                // an Error too: a reader waiting for this object must not wait forever
-                completeExceptionally(e);
+                return PoolFailures.await(this);
+            } catch (ExecutionException e) {
+                Throwable c = e.getCause();
+                if (c instanceof IOException io) {
+                    throw io;
+                }
+                if (c instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (c instanceof Error err) {
+                    // an OutOfMemoryError of a prefetch thread: the open turns it into a LimitExceededException
+                    throw err;
+                }
+                throw new IOException(store.location() + ": reading " + key + " failed: " + c, c);
             }
         }
     }

@@ -4,6 +4,7 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.source.Origin;
+import io.nczarr.store.PoolFailures;
 import io.nczarr.store.Store;
 import io.nczarr.store.StoreResources;
 import io.nczarr.store.Stores;
@@ -66,6 +67,16 @@ public final class Datasets {
         } catch (IOException | RuntimeException e) {
             store.close();
             throw e;
+        } catch (OutOfMemoryError e) {
+            // the hierarchy does not fit the heap (here or in a prefetch thread): what was read is garbage now
+            store.close();
+            throw PoolFailures.outOfMemory(
+                    store.location(),
+                    null,
+                    null,
+                    "reading the metadata",
+                    options.limits().metadata(),
+                    e);
         }
     }
 }

@@ -51,9 +51,11 @@ final class LimitedExecutor extends AbstractExecutorService {
                     next();
                 }
             });
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // not dispatched (the pool is shut down or could not start a thread): the slot is free again
             synchronized (this) {
                 running--;
+                notifyAll();
             }
             throw e;
         }
@@ -69,7 +71,33 @@ final class LimitedExecutor extends AbstractExecutorService {
                 return;
             }
         }
-        submitToTarget(task);
+        try {
+            submitToTarget(task);
+        } catch (RuntimeException | Error e) {
+            // a task that cannot be dispatched (and the ones queued behind it) are left to the threads
+            // waiting for them: PoolFailures.await runs a task that does not start
+        }
+    }
+
+    // futures that complete whatever the task throws and whose get() never waits forever (SelfRunningTask)
+
+    @Override
+    public <T> java.util.concurrent.Future<T> submit(java.util.concurrent.Callable<T> task) {
+        SelfRunningTask<T> f = new SelfRunningTask<>(java.util.Objects.requireNonNull(task, "task"));
+        execute(f);
+        return f;
+    }
+
+    @Override
+    public <T> java.util.concurrent.Future<T> submit(Runnable task, T result) {
+        SelfRunningTask<T> f = new SelfRunningTask<>(java.util.Objects.requireNonNull(task, "task"), result);
+        execute(f);
+        return f;
+    }
+
+    @Override
+    public java.util.concurrent.Future<?> submit(Runnable task) {
+        return submit(task, null);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.nczarr.store;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -132,18 +134,21 @@ public final class ReadPool implements AutoCloseable {
     /** Remote reads keep at least this many requests in flight, whatever the chunk size. */
     public static final int MIN_IN_FLIGHT = 2;
 
-    /** Stops the pools: running tasks finish, queued tasks are dropped; later use is an error. */
+    /**
+     * Stops the pools: running tasks finish, queued tasks are dropped (their futures cancelled, so nobody
+     * waits for them); later use is an error.
+     */
     @Override
     public synchronized void close() {
         closed = true;
-        if (decode != null) {
-            decode.shutdownNow();
-        }
-        if (requests != null) {
-            requests.shutdownNow();
-        }
-        if (fragments != null) {
-            fragments.shutdownNow();
+        for (ExecutorService pool : new ExecutorService[] {decode, requests, fragments}) {
+            if (pool != null) {
+                for (Runnable dropped : pool.shutdownNow()) {
+                    if (dropped instanceof java.util.concurrent.Future<?> f) {
+                        f.cancel(false);
+                    }
+                }
+            }
         }
     }
 
@@ -164,7 +169,18 @@ public final class ReadPool implements AutoCloseable {
                     Thread t = new Thread(r, prefix + count.incrementAndGet());
                     t.setDaemon(true);
                     return t;
-                });
+                }) {
+                    // futures that complete whatever the task throws and whose get() never waits forever
+                    @Override
+                    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+                        return new SelfRunningTask<>(callable);
+                    }
+
+                    @Override
+                    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+                        return new SelfRunningTask<>(runnable, value);
+                    }
+                };
         // an idle library holds no threads
         pool.allowCoreThreadTimeOut(true);
         return pool;

@@ -86,6 +86,17 @@ enum BombScenarios {
             Bombs.directory(dataset, Bombs.zarray(Integer.MAX_VALUE, 1, "<i8", "null"), null);
         }
     },
+    /**
+     * A Zarr v3 zip store of 20,000 arrays, each with a 16 KiB attribute (compressed to ~100 bytes): the
+     * hierarchy does not fit the heap. Prefetch threads and the reader run out of memory; the open must end in
+     * the limit's refusal, not wait forever for a prefetch thread that died (issue 21, `nczarr ls` at -Xmx128m).
+     */
+    METADATA_20K_ARRAYS(Kind.ZIP, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_METADATA_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.manyArraysV3Zip(dataset, 20_000, 16 << 10);
+        }
+    },
     /** A whole-variable read of int64 x 2^28 (2 GiB, one Java array could hold it) in chunks of 1024. */
     SECTION_2GIB(Kind.DIRECTORY, Read.ALL, LimitExceededException.class, MemoryLimits.MAX_READ_BYTES) {
         @Override

@@ -151,6 +151,33 @@ final class Bombs {
         return RawZip.write(file, List.of(all));
     }
 
+    /**
+     * A Zarr v3 zip store of {@code arrays} arrays {@code a00000, ...}, each {@code zarr.json} with an attribute of
+     * {@code attributeChars} characters; the entries share one deflated body, so the zip is small and quick.
+     */
+    static Path manyArraysV3Zip(Path file, int arrays, int attributeChars) throws IOException {
+        String node = "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [4], \"data_type\": \"int8\","
+                + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": [4]}},"
+                + " \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0,"
+                + " \"codecs\": [{\"name\": \"bytes\"}], \"attributes\": {\"note\": \"" + "x".repeat(attributeChars)
+                + "\"}}";
+        byte[] content = utf8(node);
+        byte[] deflated = RawZip.deflate(content);
+        long crc = RawZip.crc(content);
+        List<RawZip.Entry> entries = new java.util.ArrayList<>();
+        entries.add(RawZip.Entry.text("zarr.json", "{\"zarr_format\": 3, \"node_type\": \"group\"}"));
+        for (int i = 0; i < arrays; i++) {
+            entries.add(new RawZip.Entry(
+                    String.format(java.util.Locale.ROOT, "a%05d/zarr.json", i),
+                    RawZip.DEFLATED,
+                    deflated,
+                    content.length,
+                    crc,
+                    -1));
+        }
+        return RawZip.write(file, entries);
+    }
+
     /** A directory store whose root {@code .zattrs} is a sparse file of {@code bytes} bytes. */
     static Path hugeZattrs(Path dir, long bytes) throws IOException {
         Files.createDirectories(dir);

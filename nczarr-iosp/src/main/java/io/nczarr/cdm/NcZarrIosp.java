@@ -13,6 +13,7 @@ import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.store.PoolFailures;
 import io.nczarr.store.StoreKeys;
 import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
@@ -26,8 +27,9 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import ucar.ma2.Array;
 import ucar.ma2.InvalidRangeException;
 import ucar.ma2.Range;
@@ -57,7 +59,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
     private OpenDataset dataset;
     private DatasetModel model;
-    private final List<ChunkReader> readers = new CopyOnWriteArrayList<>();
+    // not copy-on-write: a group of 50,000 arrays adds 50,000 readers
+    private final Queue<ChunkReader> readers = new ConcurrentLinkedQueue<>();
 
     /** For ServiceLoader: opens with {@link NcZarrOptions#shared()}. */
     public NcZarrIosp() {}
@@ -108,6 +111,17 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             ncfile.finish();
         } catch (RuntimeException e) {
             throw Guard.unexpected(location(), null, e);
+        } catch (OutOfMemoryError e) {
+            // the netCDF-Java objects of a large hierarchy did not fit the heap
+            throw PoolFailures.outOfMemory(
+                    location(),
+                    null,
+                    null,
+                    "building the netCDF objects",
+                    (dataset != null ? dataset.options() : NcZarrOptions.shared())
+                            .limits()
+                            .metadata(),
+                    e);
         }
     }
 
@@ -301,6 +315,15 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             return read(v2, section);
         } catch (RuntimeException e) {
             throw Guard.unexpected(location(), v2.getFullName(), e);
+        } catch (OutOfMemoryError e) {
+            // here or in a decode thread: the read's chunks did not fit the heap
+            throw PoolFailures.outOfMemory(
+                    location(),
+                    null,
+                    v2.getFullName(),
+                    "the read",
+                    dataset.options().limits().chunk(),
+                    e);
         }
     }
 
