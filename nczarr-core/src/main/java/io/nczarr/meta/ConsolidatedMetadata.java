@@ -44,10 +44,8 @@ final class ConsolidatedMetadata implements MetadataSource {
                     null,
                     "Parquet references",
                     "this folder holds kerchunk Parquet references (.zmetadata has \"record_size\", chunk"
-                            + " references live in <variable>/refs.<n>.parq): Parquet references are not supported"
-                            + " yet, and opening the folder as a plain Zarr store would read fill values instead of"
-                            + " the data. Write the references as JSON instead (kerchunk/VirtualiZarr"
-                            + " to_kerchunk(format='json')) and open that file",
+                            + " references live in <variable>/refs.<n>.parq): opened as a plain Zarr store it would"
+                            + " read fill values instead of the data; open it as references: URL#mode=kerchunk",
                     null);
         }
         JsonNode meta = zm.get().get("metadata");

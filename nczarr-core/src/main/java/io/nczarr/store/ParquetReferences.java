@@ -143,8 +143,13 @@ public final class ParquetReferences {
                             false,
                             null));
             Layout layout = parse(zm, location);
+            // the record files name the targets: the trust rules apply to them as to a JSON reference file
             ReferenceTargets targets = new ReferenceTargets(
-                    resources, url.parameters(), s3Authority, resources.httpSettings(url, location));
+                    resources,
+                    url.parameters(),
+                    s3Authority,
+                    resources.httpSettings(url, location),
+                    resources.originOf(url).within(base));
             return new ParquetReferenceStore(location, folder, layout, base, targets, resources.limits(), remote);
         } catch (IOException | RuntimeException e) {
             folder.close();

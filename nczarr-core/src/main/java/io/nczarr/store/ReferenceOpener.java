@@ -152,9 +152,8 @@ final class ReferenceOpener {
                 null,
                 null,
                 "Parquet reference files",
-                "Parquet references (fsspec LazyReferenceMapper) are not supported: reading Parquet in Java needs"
-                        + " parquet-mr and Hadoop, too large for the drop-in jar. Write JSON references instead"
-                        + " (kerchunk's translate() result, json.dump'ed), see the user guide",
+                "Parquet references (fsspec LazyReferenceMapper) are read from their folder, not from one record"
+                        + " file or as JSON: open the folder holding .zmetadata (a local path, or URL#mode=kerchunk)",
                 null);
     }
 }

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A kerchunk Parquet reference folder (fsspec's layout: {@code .zmetadata} with {@code record_size},
- * chunk references in {@code <var>/refs.N.parq}) is refused, never read as a plain store of fills.
+ * chunk references in {@code <var>/refs.N.parq}) reached as a plain Zarr store is refused, never read as fills;
+ * {@code Stores} opens such folders as references before this point.
  */
 class ParquetRefusalTest {
 
@@ -32,7 +33,7 @@ class ParquetRefusalTest {
             UnsupportedFeatureException e =
                     assertThrows(UnsupportedFeatureException.class, () -> MetadataReader.read(s, f, true));
             String msg = e.getMessage().toLowerCase(Locale.ROOT);
-            assertTrue(msg.contains("parquet references are not supported yet"), msg);
+            assertTrue(msg.contains("open it as references: url#mode=kerchunk"), msg);
             assertTrue(msg.contains("mem:refs.parq"), msg);
             assertEquals("Parquet references", e.feature());
         }
