@@ -75,6 +75,11 @@ final class FragmentSources {
     NetcdfFile open(FragmentUris.Resolved r) throws IOException {
         if (r.local()) {
             Path p = Paths.get(r.location());
+            // again at each open (the trust check is cached): a file swapped for a FIFO must not block
+            String why = LocalTargets.refusal(p, LocalTargets.Kind.FILE_OR_DIRECTORY);
+            if (why != null) {
+                throw new TargetRefusedException(origin.documentName(), null, r.uri(), why, null);
+            }
             if (Files.isDirectory(p) || Stores.isZarrZip(p)) {
                 return NcZarrFiles.openPlain(p.toString(), options, origin);
             }
