@@ -218,4 +218,16 @@ class ArchitectureTest {
                 .haveFullyQualifiedName("java.nio.channels.FileChannel")
                 .check(library);
     }
+
+    /** Hosts are classed (loopback, private, link-local) in one place, the trust resolver (issue 21). */
+    @Test
+    void hostsAreJudgedOnlyByTheTrustResolver() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nczarr.source..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("java.net.InetAddress")
+                .check(library);
+    }
 }

@@ -194,6 +194,12 @@ class ServeSafetyTest {
                     IOException.class, () -> DirectoryS3Server.start(served, "data", taken.getLocalPort()));
             assertTrue(e.getMessage().contains("in use"), e.getMessage());
             assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            MainTest.Run r = assertTimeoutPreemptively(
+                    Duration.ofSeconds(20),
+                    () -> MainTest.run("serve", served.toString(), "--port", String.valueOf(taken.getLocalPort())));
+            assertEquals(1, r.rc());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertTrue(r.err().contains("in use"), r.err());
         }
     }
 }

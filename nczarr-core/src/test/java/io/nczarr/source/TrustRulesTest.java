@@ -205,4 +205,19 @@ class TrustRulesTest {
         assertEquals(HostClass.PRIVATE, HostClass.of("100.64.0.1"));
         assertEquals(HostClass.PUBLIC, HostClass.of("8.8.8.8"));
     }
+
+    @Test
+    void badSettingsNameTheirProperty() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> TrustSettings.from(Map.of(TrustSettings.ALLOW, "not a url")::get, false));
+        assertTrue(e.getMessage().contains(TrustSettings.ALLOW), e.getMessage());
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> TrustSettings.from(Map.of(TrustSettings.LOCAL_ROOTS, "relative/dir")::get, false));
+        assertTrue(e.getMessage().contains(TrustSettings.LOCAL_ROOTS), e.getMessage());
+        assertEquals(
+                List.of("file:/"),
+                TrustSettings.from(Map.<String, String>of()::get, true).allow());
+    }
 }

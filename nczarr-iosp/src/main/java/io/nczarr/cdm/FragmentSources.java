@@ -30,6 +30,8 @@ final class FragmentSources {
     private final NcZarrOptions options;
     /** The origin of URLs named inside the aggregation file. */
     private final Origin origin;
+    /** Fragment URIs that passed the trust rules (each is checked once; a host name is looked up once). */
+    private final java.util.Set<String> trusted = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     FragmentSources(String location, NcZarrOptions options) throws IOException {
         this.location = location;
@@ -55,8 +57,12 @@ final class FragmentSources {
         } catch (FragmentUris.Refused e) {
             throw new MetadataException(location, f.key(), variable, e.getMessage(), null);
         }
+        if (trusted.contains(r.uri())) {
+            return r;
+        }
         try {
             Trust.check(origin, URI.create(r.uri()), f.key(), LocalTargets.Kind.FILE_OR_DIRECTORY);
+            trusted.add(r.uri());
         } catch (TargetRefusedException e) {
             throw e.withContext(location, f.key(), variable);
         } catch (IllegalArgumentException e) {
@@ -69,6 +75,11 @@ final class FragmentSources {
     NetcdfFile open(FragmentUris.Resolved r) throws IOException {
         if (r.local()) {
             Path p = Paths.get(r.location());
+            // again at each open (the trust check is cached): a file swapped for a FIFO must not block
+            String why = LocalTargets.refusal(p, LocalTargets.Kind.FILE_OR_DIRECTORY);
+            if (why != null) {
+                throw new TargetRefusedException(origin.documentName(), null, r.uri(), why, null);
+            }
             if (Files.isDirectory(p) || Stores.isZarrZip(p)) {
                 return NcZarrFiles.openPlain(p.toString(), options, origin);
             }

@@ -157,4 +157,41 @@ class CredentialsCaptureTest {
         assertNoCredentials("kerchunk target");
         assertTrue(capture.gets() > 0);
     }
+
+    /** A signed request the user sent to their own endpoint is redirected to another host: nothing signed follows. */
+    @Test
+    void redirectsDoNotCarryCredentialsToAnotherOrigin() throws Exception {
+        com.sun.net.httpserver.HttpServer redirector = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 8);
+        redirector.createContext("/", ex -> {
+            ex.getResponseHeaders()
+                    .set("Location", capture.url(ex.getRequestURI().getPath()));
+            ex.sendResponseHeaders(307, -1);
+            ex.close();
+        });
+        redirector.start();
+        try {
+            String base = "http://127.0.0.1:" + redirector.getAddress().getPort() + "/bucket/data.nc";
+            for (String url : List.of(
+                    base + "#mode=bytes,s3&aws.profile=" + LocalS3.PROFILE,
+                    base + "#mode=bytes",
+                    base.replace("data.nc", "refs.json") + "#mode=kerchunk,s3&aws.profile=" + LocalS3.PROFILE)) {
+                capture.reset();
+                try (NetcdfFile nc = NcZarrFiles.open(url, options)) {
+                    nc.findVariable("v").read();
+                } catch (java.io.IOException e) {
+                    // a redirect the S3 client does not follow is an error; that is fine
+                }
+                for (Map<String, List<String>> h : capture.requestHeaders()) {
+                    for (String name : h.keySet()) {
+                        assertFalse(
+                                name.equals("authorization") || name.startsWith("x-amz-") || name.equals("cookie"),
+                                url + ": header " + name + " was redirected to the other host: " + h);
+                    }
+                }
+            }
+        } finally {
+            redirector.stop(0);
+        }
+    }
 }

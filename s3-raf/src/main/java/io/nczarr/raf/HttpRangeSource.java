@@ -16,13 +16,11 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * A {@link RangeSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS
@@ -73,6 +71,7 @@ public final class HttpRangeSource implements RangeSource {
     private final RetryPolicy retries;
     private final ObjectValidators object = new ObjectValidators();
     private final RequestStats stats = new RequestStats();
+    private final RangeAnswers answers;
     /** Serialises length probes (HEAD) so concurrent first callers send one. */
     private final Object probeLock = new Object();
     /** The whole object, when the server ignores Range and the object is small enough. */
@@ -84,6 +83,7 @@ public final class HttpRangeSource implements RangeSource {
         this.uri = uri;
         this.config = config;
         this.location = redact(uri);
+        this.answers = new RangeAnswers(config, stats, object);
         this.exchange =
                 new TimedExchange(client, config.requestTimeout(), location, ByteRangeConfig.PREFIX + "timeout");
         // a timed-out request already took all the time the user allows for one: trying again would
@@ -310,7 +310,7 @@ public final class HttpRangeSource implements RangeSource {
                 .build();
         String what = "GET bytes=" + offset + "-" + end;
         stats.countGet();
-        TimedExchange.Result r = exchange.send(request, info -> sinkFor(info, offset, end, buf, off), what);
+        TimedExchange.Result r = exchange.send(request, info -> answers.sinkFor(info, offset, end, buf, off), what);
         switch (r.status()) {
             case 206:
                 return ((BodySink.IntoArray) r.sink()).count();
@@ -368,81 +368,6 @@ public final class HttpRangeSource implements RangeSource {
             return -1; // presigned GET URLs refuse HEAD (403); some servers do not implement it
         }
         throw HttpStatusErrors.of(location, status, "", "HEAD");
-    }
-
-    /** The sink for a GET's body, chosen (and the headers checked) when the headers arrive. */
-    private BodySink sinkFor(HttpResponse.ResponseInfo info, long offset, long end, byte[] buf, int off) {
-        HttpHeaders h = info.headers();
-        switch (info.statusCode()) {
-            case 206: {
-                String cr = h.firstValue("Content-Range").orElse(null);
-                Optional<ContentRange> parsed = ContentRange.parse(cr);
-                if (parsed.isEmpty()) {
-                    return refuse("HTTP 206 without a valid Content-Range header (got " + cr + ")");
-                }
-                ContentRange range = parsed.get();
-                if (!range.answers(offset, end)) {
-                    return refuse(
-                            "asked for bytes=" + offset + "-" + end + " but the server answered Content-Range: " + cr);
-                }
-                String encoded = ContentEncodings.refusal(h);
-                if (encoded != null) {
-                    return refuse(encoded);
-                }
-                String changed = changed(range.total(), h);
-                if (changed != null) {
-                    return refuse(changed);
-                }
-                long count = range.length();
-                long declared = h.firstValueAsLong("Content-Length").orElse(count);
-                if (declared != count) {
-                    return refuse("Content-Length " + declared + " does not match Content-Range: " + cr);
-                }
-                if (range.totalKnown()) {
-                    object.learnLength(range.total());
-                }
-                return new BodySink.IntoArray(stats, buf, off, (int) count);
-            }
-            case 200: {
-                // Range ignored: the body is the whole object (unless encoded)
-                String encoded = ContentEncodings.refusal(h);
-                if (encoded != null) {
-                    return refuse(encoded);
-                }
-                long declared = h.firstValueAsLong("Content-Length").orElse(-1);
-                String changed = changed(declared, h);
-                if (changed != null) {
-                    return refuse(changed);
-                }
-                if (declared > config.wholeObjectLimit()) {
-                    return refuse(rangeIgnored(declared));
-                }
-                return new BodySink.WholeObject(stats, declared, config.wholeObjectLimit(), rangeIgnored(-1));
-            }
-            case 416:
-                return new BodySink.Discard();
-            default:
-                return new BodySink.ErrorText(stats);
-        }
-    }
-
-    private String changed(long total, HttpHeaders h) {
-        return object.changed(
-                total,
-                h.firstValue("ETag").orElse(null),
-                h.firstValue("Last-Modified").orElse(null));
-    }
-
-    private static BodySink refuse(String why) {
-        return new BodySink.Refused(BodySink.protocolError(why));
-    }
-
-    private String rangeIgnored(long size) {
-        return "the server ignores HTTP Range requests (answered 200 with the whole object"
-                + (size >= 0 ? ", " + size + " bytes" : "") + " to a ranged GET); mode=bytes reads objects that"
-                + " large only from servers with byte-range support (objects up to " + config.wholeObjectLimit()
-                + " bytes are read whole: " + ByteRangeConfig.PREFIX + "wholeObjectLimit). The download was"
-                + " cancelled; download the file and open it locally instead";
     }
 
     // ---------------------------------------------------------------------------------------------
