@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 /**
  * The decoded record files of one {@link ParquetReferenceStore}: each read from the folder's store and decoded
@@ -23,22 +24,36 @@ final class ParquetRecordCache {
     private final ByteLimit fileLimit;
 
     /** Guarded by itself. */
-    private final LinkedHashMap<String, CompletableFuture<Optional<ReferenceRecords>>> cache =
+    private final LinkedHashMap<String, CompletableFuture<Optional<Loaded>>> cache =
             new LinkedHashMap<>(16, 0.75f, true);
 
+    private final Function<ReferenceRecords, ParquetBlocks.Block[]> planner;
     private long cached;
     private long loads;
 
-    ParquetRecordCache(String location, Store folder, long budget, ByteLimit fileLimit) {
+    /** A decoded record file and the coalesced block of each row ({@link ParquetBlocks#plan}). */
+    record Loaded(ReferenceRecords records, ParquetBlocks.Block[] blocks) {
+        long bytes() {
+            return records.estimatedBytes() + 8L * blocks.length;
+        }
+    }
+
+    ParquetRecordCache(
+            String location,
+            Store folder,
+            long budget,
+            ByteLimit fileLimit,
+            Function<ReferenceRecords, ParquetBlocks.Block[]> planner) {
         this.location = location;
         this.folder = folder;
         this.budget = budget;
         this.fileLimit = fileLimit;
+        this.planner = planner;
     }
 
     /** The records of {@code file} (a key of the folder store), empty when there is no such file. */
-    Optional<ReferenceRecords> get(String file) throws IOException {
-        CompletableFuture<Optional<ReferenceRecords>> f;
+    Optional<Loaded> get(String file) throws IOException {
+        CompletableFuture<Optional<Loaded>> f;
         boolean mine = false;
         synchronized (cache) {
             f = cache.get(file);
@@ -51,10 +66,10 @@ final class ParquetRecordCache {
         }
         if (mine) {
             try {
-                Optional<ReferenceRecords> r = load(file);
+                Optional<Loaded> r = load(file);
                 f.complete(r);
                 synchronized (cache) {
-                    cached += r.map(ReferenceRecords::estimatedBytes).orElse(0L);
+                    cached += r.map(Loaded::bytes).orElse(0L);
                     evict(file);
                 }
                 return r;
@@ -78,22 +93,23 @@ final class ParquetRecordCache {
         }
     }
 
-    private Optional<ReferenceRecords> load(String file) throws IOException {
+    private Optional<Loaded> load(String file) throws IOException {
         Optional<byte[]> bytes = folder.get(file, fileLimit);
         if (bytes.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(ReferenceRecords.read(bytes.get(), location, file, fileLimit));
+        ReferenceRecords r = ReferenceRecords.read(bytes.get(), location, file, fileLimit);
+        return Optional.of(new Loaded(r, planner.apply(r)));
     }
 
     /** Drops the least recently used loaded files (not {@code keep}, just loaded) while over the budget. */
     private void evict(String keep) {
         var it = cache.entrySet().iterator();
         while (cached > budget && it.hasNext()) {
-            Map.Entry<String, CompletableFuture<Optional<ReferenceRecords>>> e = it.next();
-            CompletableFuture<Optional<ReferenceRecords>> f = e.getValue();
+            Map.Entry<String, CompletableFuture<Optional<Loaded>>> e = it.next();
+            CompletableFuture<Optional<Loaded>> f = e.getValue();
             if (!e.getKey().equals(keep) && f.isDone() && !f.isCompletedExceptionally()) {
-                cached -= f.join().map(ReferenceRecords::estimatedBytes).orElse(0L);
+                cached -= f.join().map(Loaded::bytes).orElse(0L);
                 it.remove();
             }
         }

@@ -22,7 +22,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <var>/refs.<k>.parq}. Metadata keys are answered from {@code .zmetadata} (and {@code .zmetadata} itself as
  * consolidated metadata); chunk {@code i} (its C-order index over the chunk grid) is row {@code i % N} of record
  * file {@code i / N}, read from the folder's own store on first use and kept in an LRU cache ({@link
- * ParquetRecordCache}). A row with {@code raw} is inline bytes; a {@code path} with offset and size 0 is the whole
+ * ParquetRecordCache}), with neighbouring ranges of remote targets grouped into blocks read in one request ({@link
+ * ParquetBlocks}). A row with {@code raw} is inline bytes; a {@code path} with offset and size 0 is the whole
  * target, else that byte range of it, read by the same {@link ReferenceTargets} as JSON references (so the same
  * rules apply to the targets); a null path without raw, or a missing record file, is a chunk never written.
  *
@@ -43,6 +44,10 @@ public final class ParquetReferenceStore implements Store {
     private final ByteLimit objectLimit;
     private final ParquetRecordCache records;
     private final boolean remoteFolder;
+    private final ParquetBlocks blocks;
+    /** Blocks whose coalesced read failed for good: their chunks are read one by one. */
+    private final java.util.Set<ParquetBlocks.Block> failedBlocks = ConcurrentHashMap.newKeySet();
+
     private final Map<String, URI> resolved = new ConcurrentHashMap<>();
     private volatile boolean remoteTargets;
 
@@ -62,8 +67,10 @@ public final class ParquetReferenceStore implements Store {
         this.base = base;
         this.targets = targets;
         this.objectLimit = limits.object();
-        this.records =
-                new ParquetRecordCache(location, folder, Math.min(CACHE, limits.maxReadBytes()), limits.object());
+        long budget = Math.min(CACHE, limits.maxReadBytes());
+        this.records = new ParquetRecordCache(
+                location, folder, budget, limits.object(), r -> ParquetBlocks.plan(r, this::remoteTarget));
+        this.blocks = new ParquetBlocks(budget);
         this.remoteFolder = remoteFolder;
     }
 
@@ -118,6 +125,19 @@ public final class ParquetReferenceStore implements Store {
             checkRange(key, row, offset, size);
             limit.checkArray(
                     location, key, null, "object (" + size + " bytes in " + ReferenceTargets.name(target) + ")", size);
+            ParquetBlocks.Block b = row.blocks()[row.index()];
+            if (b != null && !failedBlocks.contains(b)) {
+                try {
+                    byte[] block = blocks.bytes(b, x -> targets.read(x.target(), x.offset(), x.length()));
+                    int from = (int) (offset - b.offset());
+                    return Optional.of(Arrays.copyOfRange(block, from, from + (int) size));
+                } catch (StoreException e) {
+                    if (e.isRetryable()) {
+                        throw e;
+                    }
+                    failedBlocks.add(b); // one bad range (past the end, say) must not fail its neighbours
+                }
+            }
             return Optional.of(targets.read(target, offset, (int) size));
         } catch (IOException e) {
             throw failure(key, target, e);
@@ -139,7 +159,7 @@ public final class ParquetReferenceStore implements Store {
     }
 
     /** One row of one record file. */
-    private record Row(ReferenceRecords records, int index, String file) {}
+    private record Row(ReferenceRecords records, ParquetBlocks.Block[] blocks, int index, String file) {}
 
     /** The row holding chunk {@code key}, or {@code null} when the key is no chunk of an array or was never written. */
     private Row row(String key) throws IOException {
@@ -152,10 +172,11 @@ public final class ParquetReferenceStore implements Store {
         }
         long k = n / recordSize;
         String file = (field.isEmpty() ? "" : field + "/") + "refs." + k + ".parq";
-        Optional<ReferenceRecords> r = records.get(file);
-        if (r.isEmpty()) {
+        Optional<ParquetRecordCache.Loaded> loaded = records.get(file);
+        if (loaded.isEmpty()) {
             return null; // fsspec: a record file that is not there holds no chunk
         }
+        Optional<ReferenceRecords> r = Optional.of(loaded.get().records());
         long i = n % recordSize;
         if (i >= r.get().rows()) {
             throw new StoreException(
@@ -166,7 +187,7 @@ public final class ParquetReferenceStore implements Store {
                     false,
                     null);
         }
-        return new Row(r.get(), (int) i, file);
+        return new Row(r.get(), loaded.get().blocks(), (int) i, file);
     }
 
     private void checkRange(String key, Row row, long offset, long size) throws StoreException {
@@ -177,6 +198,16 @@ public final class ParquetReferenceStore implements Store {
                     "bad reference in " + row.file() + " row " + row.index() + ": offset " + offset + ", size " + size,
                     false,
                     null);
+        }
+    }
+
+    /** The target of {@code path} when it is remote (worth coalescing), else {@code null}. */
+    private URI remoteTarget(String path) {
+        try {
+            URI u = target(null, path);
+            return ReferenceTargets.isRemote(u) ? u : null;
+        } catch (StoreException e) {
+            return null; // reading the row reports it
         }
     }
 
@@ -253,6 +284,7 @@ public final class ParquetReferenceStore implements Store {
         try {
             targets.close();
             records.clear();
+            blocks.clear();
         } finally {
             folder.close();
         }

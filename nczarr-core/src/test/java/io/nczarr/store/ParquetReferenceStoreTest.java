@@ -195,6 +195,25 @@ class ParquetReferenceStoreTest {
     }
 
     @Test
+    void aBadRangeInACoalescedBlockFailsOnlyItsChunk() throws IOException {
+        Path f = copy("nc4.fastparquet.parq");
+        Path nc = tmp.resolve("nc4.nc");
+        // temp's chunks 0..4 (refs.0.parq) lie at 1666..2659 of nc4.nc: cut it in chunk 3
+        Files.write(nc, java.util.Arrays.copyOf(Files.readAllBytes(nc), 2300));
+        try (io.nczarr.testkit.http.RangeHttpServer http = io.nczarr.testkit.http.RangeHttpServer.start()) {
+            http.putTree("/d", tmp);
+            Store st = Stores.open(
+                    DatasetUrl.parse(http.url("/d/nc4.fastparquet.parq/") + "#mode=kerchunk"), TestStores.RESOURCES);
+            try (ParquetReferenceStore s = assertInstanceOf(ParquetReferenceStore.class, st)) {
+                StoreException e = assertThrows(StoreException.class, () -> s.get("temp/0.1.1"));
+                assertTrue(e.getMessage().contains("nc4.nc") && e.getMessage().contains("temp/0.1.1"), e.getMessage());
+                assertEquals(201, s.get("temp/0.0.0").orElseThrow().length, "its neighbours still read");
+                assertTrue(s.get("temp/0.1.0").isPresent());
+            }
+        }
+    }
+
+    @Test
     void detection() {
         assertTrue(ParquetReferences.isParquetFolder(source().resolve("nc4.fastparquet.parq")));
         assertTrue(ParquetReferences.isParquetFolder(source().resolve("nc4.fastparquet.parq/.zmetadata")));

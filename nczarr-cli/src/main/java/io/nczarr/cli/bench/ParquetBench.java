@@ -49,7 +49,8 @@ public final class ParquetBench {
                 for (boolean step : new boolean[] {false, true}) {
                     String what = step ? "one time step (1 MB)" : "whole variable (100 MB)";
                     results.add(java("(a) nczarr-java, Parquet references: " + what, url, step, proxy));
-                    results.add(python(python, script, step, "(b) fsspec ReferenceFileSystem + xarray: " + what, proxy));
+                    results.add(
+                            python(python, script, step, "(b) fsspec ReferenceFileSystem + xarray: " + what, proxy));
                 }
             }
             System.out.printf(
