@@ -138,7 +138,8 @@ public final class Corpus {
     }
 
     public static Entry byName(String name) {
-        for (List<Entry> l : List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad(), dtypesDatasets())) {
+        for (List<Entry> l :
+                List.of(datasets(), bad(), testData(), v3Datasets(), v3Bad(), dtypesDatasets(), autumnDatasets())) {
             for (Entry e : l) {
                 if (e.name().equals(name)) {
                     return e;
