@@ -310,13 +310,12 @@ final class ZarrV3Reader {
             }
             for (int i = 0; i < shape.length; i++) {
                 String ref = refs.get(i).asText("");
-                Dim d = groupDims.get(ref);
+                Dim d = dimension(ref);
                 if (d == null) {
                     throw new MetadataException(
                             dataset,
                             nodeKey,
-                            "_nczarr_array.dimension_references: '" + ref
-                                    + "' is not a dimension of an enclosing group");
+                            "_nczarr_array.dimension_references: '" + ref + "' is not a dimension of any group");
                 }
                 if (d.length() != shape[i] && !d.unlimited()) {
                     throw new MetadataException(
@@ -334,13 +333,37 @@ final class ZarrV3Reader {
                 : V3Fills.fill(dataset, nodeKey, array.fillValue(), types, et);
         Attr fillAttr = null;
         JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
-        if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
+        if (explicit != null && !explicit.isNull() && (et.ncType().isNumeric() || et.ncType() == NcType.CHAR)) {
             fillAttr = V3Fills.attribute(dataset, nodeKey, explicit, et.ncType());
-            if (fill == null) {
-                fill = FillValues.attributeValue(explicit, et.ncType());
-            }
+            // NCZarr: missing chunks read as the _FillValue attribute, else the fill_value
+            Object v = fillAttr.value();
+            fill = v instanceof String str
+                    ? (Object) (str.isEmpty() ? (byte) 0 : str.getBytes(java.nio.charset.StandardCharsets.UTF_8)[0])
+                    : java.lang.reflect.Array.get(v, 0);
         }
         return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
+    }
+
+    /**
+     * A dimension by its full path: netcdf-c resolves references from the root, so one may name a
+     * dimension of a group not visited yet (a sibling's): that group's {@code _nczarr_group} is read.
+     */
+    private Dim dimension(String ref) throws IOException {
+        Dim d = groupDims.get(ref);
+        int slash = ref.lastIndexOf('/');
+        if (d != null || !ref.startsWith("/") || slash <= 0) {
+            return d;
+        }
+        String groupKey = ref.substring(1, slash);
+        String nodeKey = StoreKeys.join(groupKey, "zarr.json");
+        Optional<ObjectNode> node = meta.object(nodeKey);
+        if (node.isEmpty() || !"group".equals(node.get().path("node_type").asText())) {
+            return null;
+        }
+        for (Dim g : NcZarrV3Conventions.dimensions(dataset, nodeKey, attributes(node.get(), nodeKey))) {
+            groupDims.putIfAbsent(ref.substring(0, slash + 1) + g.name(), g);
+        }
+        return groupDims.get(ref);
     }
 
     private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
