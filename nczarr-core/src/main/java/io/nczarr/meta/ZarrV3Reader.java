@@ -9,7 +9,6 @@ import io.nczarr.model.Attr;
 import io.nczarr.model.Dim;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.GroupModel;
-import io.nczarr.model.NcType;
 import io.nczarr.model.V3Layout;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
@@ -60,12 +59,15 @@ final class ZarrV3Reader {
     /** NCZarr: every group dimension by full path, for dimension references */
     private final Map<String, Dim> groupDims = new LinkedHashMap<>();
 
+    private final NcZarrV3Arrays nczarrArrays;
+
     private final boolean nczarr;
 
     ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
         this.dataset = dataset;
         this.meta = meta;
         this.nczarr = nczarr;
+        this.nczarrArrays = new NcZarrV3Arrays(dataset, meta, groupDims, this::attributeList);
     }
 
     /** Reads the hierarchy below the root node {@code root}. */
@@ -271,7 +273,7 @@ final class ZarrV3Reader {
         ObjectNode attrsNode = attributes(node, nodeKey);
         JsonNode ncz = NcZarrV3Conventions.array(attrsNode);
         if (nczarr && ncz.isObject()) {
-            return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
+            return nczarrArrays.variable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(attrsNode));
@@ -279,91 +281,6 @@ final class ZarrV3Reader {
         Attr fillAttr = V3Fills.pureAttribute(dataset, nodeKey, attrsNode, fill, types, et);
         return new VarModel(
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    /** An NCZarr variable: dimensions by reference, char by nczarr_type, _FillValue from the attribute only. */
-    private VarModel nczarrVariable(
-            String name,
-            String key,
-            String nodeKey,
-            long[] shape,
-            ArrayMeta array,
-            ElementType et,
-            V3DataTypes.Mapping types,
-            ObjectNode attrsNode,
-            JsonNode ncz)
-            throws IOException {
-        if ("char".equals(ncz.path("nczarr_type").asText()) && types.stored().itemsize() == 1) {
-            et = new ElementType(NcType.CHAR, ElementType.Layout.NUMERIC, 1, java.nio.ByteOrder.LITTLE_ENDIAN);
-        }
-        boolean scalar = ncz.path("scalar").asInt(0) != 0;
-        long[] ncShape = scalar ? new long[0] : shape.clone();
-        List<String> dimPaths = new ArrayList<>();
-        JsonNode refs = ncz.get("dimension_references");
-        if (!scalar) {
-            if (refs == null || !refs.isArray() || refs.size() != shape.length) {
-                throw new MetadataException(
-                        dataset,
-                        nodeKey,
-                        "_nczarr_array.dimension_references: " + refs + " is not a list of " + shape.length
-                                + " dimensions");
-            }
-            for (int i = 0; i < shape.length; i++) {
-                String ref = refs.get(i).asText("");
-                Dim d = dimension(ref);
-                if (d == null) {
-                    throw new MetadataException(
-                            dataset,
-                            nodeKey,
-                            "_nczarr_array.dimension_references: '" + ref + "' is not a dimension of any group");
-                }
-                if (d.length() != shape[i] && !d.unlimited()) {
-                    throw new MetadataException(
-                            dataset,
-                            nodeKey,
-                            "dimension '" + ref + "' has length " + d.length() + " but the array's shape has "
-                                    + shape[i]);
-                }
-                dimPaths.add(ref);
-            }
-        }
-        List<Attr> attrs = attributeList(attrsNode);
-        Object fill = et.ncType() == NcType.CHAR
-                ? V3Fills.charFill(array.fillValue())
-                : V3Fills.fill(dataset, nodeKey, array.fillValue(), types, et);
-        Attr fillAttr = null;
-        JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
-        if (explicit != null && !explicit.isNull() && (et.ncType().isNumeric() || et.ncType() == NcType.CHAR)) {
-            fillAttr = V3Fills.attribute(dataset, nodeKey, explicit, et.ncType());
-            // NCZarr: missing chunks read as the _FillValue attribute, else the fill_value
-            Object v = fillAttr.value();
-            fill = v instanceof String str
-                    ? (Object) (str.isEmpty() ? (byte) 0 : str.getBytes(java.nio.charset.StandardCharsets.UTF_8)[0])
-                    : java.lang.reflect.Array.get(v, 0);
-        }
-        return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    /**
-     * A dimension by its full path: netcdf-c resolves references from the root, so one may name a
-     * dimension of a group not visited yet (a sibling's): that group's {@code _nczarr_group} is read.
-     */
-    private Dim dimension(String ref) throws IOException {
-        Dim d = groupDims.get(ref);
-        int slash = ref.lastIndexOf('/');
-        if (d != null || !ref.startsWith("/") || slash <= 0) {
-            return d;
-        }
-        String groupKey = ref.substring(1, slash);
-        String nodeKey = StoreKeys.join(groupKey, "zarr.json");
-        Optional<ObjectNode> node = meta.object(nodeKey);
-        if (node.isEmpty() || !"group".equals(node.get().path("node_type").asText())) {
-            return null;
-        }
-        for (Dim g : NcZarrV3Conventions.dimensions(dataset, nodeKey, attributes(node.get(), nodeKey))) {
-            groupDims.putIfAbsent(ref.substring(0, slash + 1) + g.name(), g);
-        }
-        return groupDims.get(ref);
     }
 
     private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
