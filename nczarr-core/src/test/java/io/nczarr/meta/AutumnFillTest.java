@@ -136,4 +136,29 @@ class AutumnFillTest {
                         .map(io.nczarr.model.Dim::name)
                         .collect(java.util.stream.Collectors.toSet()));
     }
+
+    @Test
+    void netcdfCPureZarrScalarsHaveShapeEmpty() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:scalar")
+                .put(".zgroup", "{\"zarr_format\":2}")
+                .put(".zattrs", "{\"title\":\"netcdf-c main, mode=zarr\"}")
+                .put(
+                        "s/.zarray",
+                        "{\"zarr_format\":2,\"shape\":[],\"chunks\":[],\"dtype\":\"<f8\",\"fill_value\":9.96921e+36,"
+                                + "\"order\":\"C\",\"compressor\":null,\"filters\":null,\"dimension_separator\":\".\"}")
+                .put("s/.zattrs", "{\"_ARRAY_DIMENSIONS\":[],\"units\":\"K\"}")
+                .put(
+                        "s/0",
+                        java.nio.ByteBuffer.allocate(8)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                .putDouble(273.15)
+                                .array())
+                .build();
+        DatasetModel m = MetadataReader.read(s, DatasetUrl.Format.AUTO, true);
+        VarModel v = var(m, "s");
+        assertEquals(0, v.shape().length);
+        assertEquals(java.util.List.of(), v.dimensions());
+        double[] d = (double[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new double[] {273.15}, d);
+    }
 }
