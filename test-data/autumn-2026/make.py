@@ -23,6 +23,9 @@ names its version). Datasets (INDEX.json lists them):
                        time whose first step is 0. Expected: zarr-python reading it, SCHEMA's v3 fill rule.
 * zarr342_times.zarr   zarr-python 3.4.2: numpy.datetime64 with configuration {unit, scale_factor} and a NaT
                        fill_value (a never-written chunk), bool with fill_value true.
+* zarr342_strings.zarr  zarr-python 3.4.2: fixed_length_utf32 (numpy <U5, a never-written chunk), null_terminated_bytes
+                       of length 3 (string) and 1 (char).
+* xarray_v3_strings.zarr  xarray 2026.9: a numpy string variable, written as fixed_length_utf32.
 * bad/parquet_refs     hand-written from fsspec's LazyReferenceMapper layout (kerchunk docs/source/spec.rst):
                        .zmetadata with record_size, t/refs.0.parq. No Parquet writer is installed: the refs file
                        holds only the Parquet magic; a reader must refuse the folder before reading it.
@@ -173,7 +176,12 @@ def v3_manifest(path, name):
     for p, node in sorted(root.members(max_depth=None), key=lambda kv: kv[0]):
         md = node.metadata.to_dict()
         dt = md["data_type"] if isinstance(md["data_type"], str) else md["data_type"]["name"]
-        nct = V3_TYPES[dt]
+        if dt == "null_terminated_bytes":
+            nct = "char" if md["data_type"]["configuration"]["length_bytes"] == 1 else "string"
+        elif dt == "fixed_length_utf32":
+            nct = "string"
+        else:
+            nct = V3_TYPES[dt]
         shape = [int(s) for s in node.shape]
         names = [n if n is not None else "_zdim_%d" % s
                  for n, s in zip(md.get("dimension_names") or [None] * len(shape), shape)]
@@ -193,6 +201,8 @@ def v3_manifest(path, name):
                 attrs.setdefault("units", M.attr_entry("char", unit))
             values = values.view("i8")
         fv = raw.get("_FillValue")
+        if nct in ("string", "char"):
+            fv = None    # SCHEMA: never a _FillValue for char/string
         if fv is not None:   # SCHEMA (2026-11-25): only the attribute; a string is base64 of little-endian bytes
             if isinstance(fv, str):
                 b = base64.b64decode(fv)
@@ -235,6 +245,27 @@ def zarr342_times():
     write_manifest(v3_manifest(path, "autumn_zarr342_times"), "autumn_zarr342_times")
 
 
+def zarr342_strings():
+    import xarray as xr
+    import zarr
+    path = fresh("zarr342_strings.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    u = root.create_array("names", shape=(4,), chunks=(2,), dtype="<U5", dimension_names=["n"])
+    u[0:2] = np.array(["h\u00e9llo", "ab"], dtype="<U5")       # chunk 1 never written: fill ""
+    s = root.create_array("codes", shape=(4,), chunks=(2,), dtype="S3", dimension_names=["n"])
+    s[:] = np.array([b"abc", b"x", b"", b"yz"], dtype="S3")
+    c = root.create_array("flag", shape=(4,), chunks=(2,), dtype="S1", dimension_names=["n"])
+    c[:] = np.array([b"a", b"b", b"", b"d"], dtype="S1")
+    zarr.consolidate_metadata(path)
+    write_manifest(v3_manifest(path, "autumn_zarr342_strings"), "autumn_zarr342_strings")
+    # xarray >= 2026.4 writes numpy strings as fixed_length_utf32
+    xpath = fresh("xarray_v3_strings.zarr")
+    ds = xr.Dataset({"station": (("s",), np.array(["Oslo", "Bergen", "Troms\u00f8"]))},
+                    attrs={"title": "numpy strings"})
+    ds.to_zarr(xpath, zarr_format=3, mode="w", consolidated=True)
+    write_manifest(v3_manifest(xpath, "autumn_xarray_v3_strings"), "autumn_xarray_v3_strings")
+
+
 # ------------------------------------------------------------------------------------------------
 def parquet_refs():
     path = fresh(os.path.join("bad", "parquet_refs"))
@@ -260,6 +291,7 @@ def main():
     nczarr_410_dimref()
     xarray_v3_fill()
     zarr342_times()
+    zarr342_strings()
     parquet_refs()
 
 
