@@ -1,5 +1,7 @@
 package io.nczarr.cli;
 
+import io.nczarr.cdm.CdmFills;
+import io.nczarr.model.Fills;
 import java.io.IOException;
 import java.io.Writer;
 import java.math.BigDecimal;
@@ -339,7 +341,7 @@ final class CdlWriter {
         // (char variables of two or more dimensions: one string per line)
         int rowDims = rank;
         long rowLen = rowDims < 2 ? Long.MAX_VALUE : isChar ? 1 : shape[rank - 1];
-        Fill fill = Fill.of(v);
+        Fills fill = CdmFills.of(v);
         Line line = new Line();
         if (rowDims >= 2) {
             out.write(head + "\n");
@@ -419,7 +421,7 @@ final class CdlWriter {
         return quote(s.substring(0, end));
     }
 
-    private static String element(Array a, int i, Variable v, Fill fill) {
+    private static String element(Array a, int i, Variable v, Fills fill) {
         switch (v.getDataType()) {
             case STRING:
                 return quote(String.valueOf(a.getObject(i)));
@@ -453,54 +455,6 @@ final class CdlWriter {
                         return Long.toUnsignedString(x);
                 }
             }
-        }
-    }
-
-    /** The variable's {@code _FillValue}, compared bit for bit (so a NaN fill matches NaN data). */
-    private record Fill(boolean present, long bits, double real) {
-        static Fill of(Variable v) {
-            Attribute a = v.findAttribute("_FillValue");
-            if (a == null || a.isString() || a.getLength() != 1) {
-                return new Fill(false, 0, 0);
-            }
-            Number n = a.getNumericValue();
-            if (n == null) {
-                return new Fill(false, 0, 0);
-            }
-            DataType t = v.getDataType();
-            if (t == DataType.FLOAT) {
-                return new Fill(true, Float.floatToIntBits(n.floatValue()), n.floatValue());
-            }
-            if (t == DataType.DOUBLE) {
-                return new Fill(true, Double.doubleToLongBits(n.doubleValue()), n.doubleValue());
-            }
-            long x = n.longValue();
-            switch (t) {
-                case BYTE:
-                    x = (byte) x;
-                    break;
-                case SHORT:
-                    x = (short) x;
-                    break;
-                case INT:
-                    x = (int) x;
-                    break;
-                default:
-                    break;
-            }
-            return new Fill(true, x, 0);
-        }
-
-        boolean is(float f) {
-            return present && Float.floatToIntBits(f) == bits;
-        }
-
-        boolean is(double d) {
-            return present && Double.doubleToLongBits(d) == bits;
-        }
-
-        boolean is(long x) {
-            return present && x == bits;
         }
     }
 

@@ -222,6 +222,10 @@ final class Quicklook {
             throw new IllegalStateException(e);
         }
         VariableDS enhanced = v instanceof VariableDS vds ? vds : null;
+        // raw values: the _FillValue (unsigned ones too) or the netCDF default fill is transparent
+        io.nczarr.model.Fills fill = enhanced != null && enhanced.hasScaleOffset()
+                ? io.nczarr.model.Fills.of(io.nczarr.model.NcType.STRING, null)
+                : io.nczarr.cdm.CdmFills.of(v);
         int px = (nx + stride - 1) / stride;
         int py = (ny + stride - 1) / stride;
         double[] values = new double[px * py];
@@ -230,7 +234,10 @@ final class Quicklook {
         for (int j = 0; j < py; j++) {
             for (int i = 0; i < px; i++) {
                 double x = a.getDouble((j * stride) * nx + i * stride);
-                if (Double.isNaN(x) || Double.isInfinite(x) || (enhanced != null && enhanced.isMissing(x))) {
+                if (Double.isNaN(x)
+                        || Double.isInfinite(x)
+                        || fill.is(x)
+                        || (enhanced != null && enhanced.isMissing(x))) {
                     x = Double.NaN;
                 } else {
                     min = Math.min(min, x);

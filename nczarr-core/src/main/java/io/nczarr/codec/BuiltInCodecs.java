@@ -34,7 +34,12 @@ final class BuiltInCodecs {
                 of("quantize", AsTypeCodec::quantize),
                 of("astype", AsTypeCodec::astype),
                 of("bitround", BitRoundCodec::create),
-                of("packbits", c -> new PackBitsCodec()),
+                of("packbits", c -> {
+                    // numcodecs' packbits has no parameters; zarr-extensions' packbits (padding_encoding, ...)
+                    // is another layout: refused rather than misread
+                    c.requireOnly();
+                    return new PackBitsCodec();
+                }),
                 of("categorize", CategorizeCodec::create),
                 // HDF5's szip filter (bytes -> bytes), known but not decodable
                 of("szip", c -> new SzipCodec()),

@@ -67,14 +67,17 @@ final class NcZarrV3Conventions {
         return new Dim(name, size.asLong(), unlimited);
     }
 
-    /** The child names {@code _nczarr_group} lists ({@code arrays} then {@code groups}), or {@code null}. */
+    /**
+     * The child names {@code _nczarr_group} lists ({@code arrays} then {@code groups}, or the draft's
+     * documented spelling {@code subgroups}), or {@code null}.
+     */
     static List<String> members(ObjectNode attrs) {
         JsonNode g = group(attrs);
-        if (!g.has("arrays") && !g.has("groups")) {
+        if (!g.has("arrays") && !g.has("groups") && !g.has("subgroups")) {
             return null;
         }
         List<String> out = new ArrayList<>();
-        for (String field : new String[] {"arrays", "groups"}) {
+        for (String field : new String[] {"arrays", "groups", "subgroups"}) {
             for (JsonNode n : g.path(field)) {
                 if (n.isTextual()) {
                     out.add(n.textValue());

@@ -68,7 +68,8 @@ final class V3DataTypes {
     /** The mapping, or {@code null} when the type has none. */
     static Mapping of(JsonNode dataType) {
         if (dataType != null && dataType.isObject()) {
-            return time(dataType);
+            Mapping fixed = fixedLength(dataType);
+            return fixed != null ? fixed : time(dataType);
         }
         String text = dataType != null && dataType.isTextual() ? STORED.get(dataType.textValue()) : null;
         if (text == null) {
@@ -77,6 +78,29 @@ final class V3DataTypes {
         NumpyDtype stored = NumpyDtype.parseOrNull(text);
         NumpyDtype decoded = text.equals("<f2") ? NumpyDtype.parseOrNull("<f4") : stored;
         return new Mapping(stored, decoded);
+    }
+
+    /**
+     * zarr-extensions' {@code fixed_length_utf32} (numpy {@code <U n}, what xarray 2026.4+ writes for
+     * numpy strings: {@code length_bytes} = 4 n) → string; {@code null_terminated_bytes} (numpy
+     * {@code |S n}) → char for n = 1, else string (text up to the first NUL).
+     */
+    private static Mapping fixedLength(JsonNode dataType) {
+        String name = dataType.path("name").asText("");
+        boolean utf32 = name.equals("fixed_length_utf32");
+        if (!utf32 && !name.equals("null_terminated_bytes")) {
+            return null;
+        }
+        JsonNode len = dataType.path("configuration").get("length_bytes");
+        if (len == null || !len.canConvertToInt() || !len.isIntegralNumber()) {
+            return null;
+        }
+        int n = len.intValue();
+        if (n <= 0 || n > (1 << 20) || (utf32 && n % 4 != 0)) {
+            return null;
+        }
+        NumpyDtype d = NumpyDtype.parseOrNull(utf32 ? "<U" + (n / 4) : "|S" + n);
+        return d == null ? null : new Mapping(d, d);
     }
 
     /**

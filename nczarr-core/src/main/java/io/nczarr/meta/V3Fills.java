@@ -69,6 +69,18 @@ final class V3Fills {
             if (et.layout() == ElementType.Layout.RECORD) {
                 return FillValues.record(fv, et.compound(), types.stored().str());
             }
+            if (t == NcType.CHAR || et.layout() == ElementType.Layout.FIXED_BYTES) {
+                // null_terminated_bytes: zarr-python writes the fill as base64 of its bytes
+                byte[] b = fv.isTextual() ? java.util.Base64.getDecoder().decode(fv.textValue()) : new byte[0];
+                if (t == NcType.CHAR) {
+                    return b.length == 0 ? (byte) 0 : b[0];
+                }
+                int n = 0;
+                while (n < b.length && b[n] != 0) {
+                    n++;
+                }
+                return new String(b, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+            }
             if (t == NcType.STRING) {
                 return fv.isTextual() ? fv.textValue() : "";
             }

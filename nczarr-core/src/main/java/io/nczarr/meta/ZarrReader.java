@@ -40,8 +40,11 @@ final class ZarrReader {
         this.xarray = xarray;
     }
 
+    /** dimensions named by a group path ({@code "obs/station"}, kerchunk), by group path then name */
+    private final Map<String, Map<String, Dim>> pathDims = new LinkedHashMap<>();
+
     GroupModel read() throws IOException {
-        GroupModel root = readGroup("", "/", "");
+        GroupModel root = withPathDims(readGroup("", "/", ""));
         List<Dim> dims = new ArrayList<>(rootDims.values());
         return new GroupModel(
                 root.name(),
@@ -51,6 +54,25 @@ final class ZarrReader {
                 unreadable.appendTo(root.attributes()),
                 root.variables(),
                 root.groups());
+    }
+
+    /** The groups with the dimensions {@code _ARRAY_DIMENSIONS} placed in them by path. */
+    private GroupModel withPathDims(GroupModel g) {
+        List<GroupModel> children = new ArrayList<>();
+        for (GroupModel c : g.groups()) {
+            children.add(withPathDims(c));
+        }
+        Map<String, Dim> own = pathDims.get(g.path());
+        List<Dim> dims = new ArrayList<>(g.dimensions());
+        if (own != null && !g.path().equals("/")) {
+            dims.addAll(own.values());
+        }
+        return new GroupModel(g.name(), g.path(), g.key(), dims, g.attributes(), g.variables(), children);
+    }
+
+    /** Whether a group path ({@code "obs"}, {@code "a/b"}) exists in the store. */
+    private boolean groupExists(String groupPath) throws IOException {
+        return meta.object(StoreKeys.join(groupPath, ".zgroup")).isPresent();
     }
 
     private GroupModel readGroup(String name, String path, String key) throws IOException {
@@ -99,6 +121,26 @@ final class ZarrReader {
         List<String> dimPaths = new ArrayList<>();
         for (int i = 0; i < shape.length; i++) {
             String dn = dimNames != null ? dimNames.get(i) : "_zdim_" + shape[i];
+            int slash = dn.lastIndexOf('/');
+            if (slash > 0) {
+                // kerchunk names a netCDF-4 group's dimension by its path: it is defined in that group
+                Map<String, Dim> in =
+                        pathDims.computeIfAbsent("/" + dn.substring(0, slash), k -> new LinkedHashMap<>());
+                String simple = dn.substring(slash + 1);
+                Dim prev = in.get(simple);
+                if (prev == null) {
+                    in.put(simple, new Dim(simple, shape[i], false));
+                    dimOrigin.put("/" + dn, key);
+                } else if (prev.length() != shape[i]) {
+                    throw new MetadataException(
+                            dataset,
+                            zarrayKey,
+                            "dimension '" + dn + "' has length " + shape[i] + " here but " + prev.length() + " in "
+                                    + dimOrigin.get("/" + dn));
+                }
+                dimPaths.add("/" + dn);
+                continue;
+            }
             Dim prev = rootDims.get(dn);
             if (prev == null) {
                 rootDims.put(dn, new Dim(dn, shape[i], false));
@@ -137,7 +179,7 @@ final class ZarrReader {
     }
 
     /** xarray's names if usable: a list of strings of the array's rank ({@code null} otherwise). */
-    private List<String> dimensionNames(ObjectNode zattrs, int rank) {
+    private List<String> dimensionNames(ObjectNode zattrs, int rank) throws IOException {
         if (!xarray || zattrs == null || rank == 0) {
             return null;
         }
@@ -147,11 +189,25 @@ final class ZarrReader {
         }
         List<String> names = new ArrayList<>();
         for (JsonNode n : ad) {
-            if (!n.isTextual() || Names.problem(n.textValue()) != null) {
+            if (!n.isTextual() || !usable(n.textValue())) {
                 return null;
             }
             names.add(n.textValue());
         }
         return names;
+    }
+
+    /** A plain name, or a group path and a name ({@code "obs/station"}) of a group that exists. */
+    private boolean usable(String name) throws IOException {
+        if (!name.contains("/")) {
+            return Names.problem(name) == null;
+        }
+        String[] parts = name.split("/", -1);
+        for (String p : parts) {
+            if (Names.problem(p) != null) {
+                return false;
+            }
+        }
+        return groupExists(name.substring(0, name.lastIndexOf('/')));
     }
 }

@@ -9,7 +9,6 @@ import io.nczarr.model.Attr;
 import io.nczarr.model.Dim;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.GroupModel;
-import io.nczarr.model.NcType;
 import io.nczarr.model.V3Layout;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
@@ -60,12 +59,15 @@ final class ZarrV3Reader {
     /** NCZarr: every group dimension by full path, for dimension references */
     private final Map<String, Dim> groupDims = new LinkedHashMap<>();
 
+    private final NcZarrV3Arrays nczarrArrays;
+
     private final boolean nczarr;
 
     ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
         this.dataset = dataset;
         this.meta = meta;
         this.nczarr = nczarr;
+        this.nczarrArrays = new NcZarrV3Arrays(dataset, meta, groupDims, this::attributeList);
     }
 
     /** Reads the hierarchy below the root node {@code root}. */
@@ -271,7 +273,7 @@ final class ZarrV3Reader {
         ObjectNode attrsNode = attributes(node, nodeKey);
         JsonNode ncz = NcZarrV3Conventions.array(attrsNode);
         if (nczarr && ncz.isObject()) {
-            return nczarrVariable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
+            return nczarrArrays.variable(name, key, nodeKey, shape, array, et, types, attrsNode, ncz);
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(attrsNode));
@@ -279,68 +281,6 @@ final class ZarrV3Reader {
         Attr fillAttr = V3Fills.pureAttribute(dataset, nodeKey, attrsNode, fill, types, et);
         return new VarModel(
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    /** An NCZarr variable: dimensions by reference, char by nczarr_type, _FillValue from the attribute only. */
-    private VarModel nczarrVariable(
-            String name,
-            String key,
-            String nodeKey,
-            long[] shape,
-            ArrayMeta array,
-            ElementType et,
-            V3DataTypes.Mapping types,
-            ObjectNode attrsNode,
-            JsonNode ncz)
-            throws IOException {
-        if ("char".equals(ncz.path("nczarr_type").asText()) && types.stored().itemsize() == 1) {
-            et = new ElementType(NcType.CHAR, ElementType.Layout.NUMERIC, 1, java.nio.ByteOrder.LITTLE_ENDIAN);
-        }
-        boolean scalar = ncz.path("scalar").asInt(0) != 0;
-        long[] ncShape = scalar ? new long[0] : shape.clone();
-        List<String> dimPaths = new ArrayList<>();
-        JsonNode refs = ncz.get("dimension_references");
-        if (!scalar) {
-            if (refs == null || !refs.isArray() || refs.size() != shape.length) {
-                throw new MetadataException(
-                        dataset,
-                        nodeKey,
-                        "_nczarr_array.dimension_references: " + refs + " is not a list of " + shape.length
-                                + " dimensions");
-            }
-            for (int i = 0; i < shape.length; i++) {
-                String ref = refs.get(i).asText("");
-                Dim d = groupDims.get(ref);
-                if (d == null) {
-                    throw new MetadataException(
-                            dataset,
-                            nodeKey,
-                            "_nczarr_array.dimension_references: '" + ref
-                                    + "' is not a dimension of an enclosing group");
-                }
-                if (d.length() != shape[i] && !d.unlimited()) {
-                    throw new MetadataException(
-                            dataset,
-                            nodeKey,
-                            "dimension '" + ref + "' has length " + d.length() + " but the array's shape has "
-                                    + shape[i]);
-                }
-                dimPaths.add(ref);
-            }
-        }
-        List<Attr> attrs = attributeList(attrsNode);
-        Object fill = et.ncType() == NcType.CHAR
-                ? V3Fills.charFill(array.fillValue())
-                : V3Fills.fill(dataset, nodeKey, array.fillValue(), types, et);
-        Attr fillAttr = null;
-        JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
-        if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
-            fillAttr = V3Fills.attribute(dataset, nodeKey, explicit, et.ncType());
-            if (fill == null) {
-                fill = FillValues.attributeValue(explicit, et.ncType());
-            }
-        }
-        return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
     }
 
     private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {

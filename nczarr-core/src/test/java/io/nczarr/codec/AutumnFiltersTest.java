@@ -91,7 +91,8 @@ class AutumnFiltersTest {
             "{\"id\":\"fixedscaleoffset\",\"dtype\":\"<f8\",\"astype\":\"<i2\",\"scale\":10,\"offset\":0,\"bias\":1}",
             "{\"id\":\"astype\",\"encode_dtype\":\"<f4\",\"decode_dtype\":\"<f8\",\"round\":1}",
             "{\"id\":\"quantize\",\"digits\":3,\"dtype\":\"<f8\",\"mode\":\"x\"}",
-            "{\"id\":\"bitround\",\"keepbits\":3,\"mode\":\"x\"}"
+            "{\"id\":\"bitround\",\"keepbits\":3,\"mode\":\"x\"}",
+            "{\"id\":\"packbits\",\"padding_encoding\":\"first_byte\"}"
         };
         for (String json : bad) {
             assertThrows(CodecException.class, () -> codec(json, "<f8"), json);

@@ -104,4 +104,61 @@ class AutumnFillTest {
                 new short[] {(short) 0xFFFF}, (short[]) fillAttr(var(m, "u2")).value());
         assertEquals(4, m.root().variables().size());
     }
+
+    @Test
+    void kerchunkArrayDimensionsWithAGroupPathDefineTheDimensionInThatGroup() throws IOException {
+        String zarray = "{\"zarr_format\":2,\"shape\":[%d],\"chunks\":[%d],\"dtype\":\"<i4\",\"fill_value\":0,"
+                + "\"order\":\"C\",\"compressor\":null,\"filters\":null}";
+        MemoryStore s = MemoryStore.builder("mem:kerchunk")
+                .put(".zgroup", "{\"zarr_format\":2}")
+                .put("obs/.zgroup", "{\"zarr_format\":2}")
+                .put("obs/station/.zarray", String.format(zarray, 3, 3))
+                .put("obs/station/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"obs/station\"]}")
+                .put("obs/temp/.zarray", String.format(zarray, 3, 3))
+                .put("obs/temp/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"obs/station\"]}")
+                .put("lat/.zarray", String.format(zarray, 2, 2))
+                .put("lat/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"lat\"]}")
+                .put("bad/.zarray", String.format(zarray, 2, 2))
+                .put("bad/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"nogroup/x\"]}")
+                .build();
+        DatasetModel m = MetadataReader.read(s, DatasetUrl.Format.ZARR, true);
+        assertEquals(java.util.List.of("/lat"), var(m, "lat").dimensions());
+        assertEquals(java.util.List.of("/_zdim_2"), var(m, "bad").dimensions(), "no group 'nogroup': anonymous");
+        io.nczarr.model.GroupModel obs = m.root().groups().get(0);
+        assertEquals("station", obs.dimensions().get(0).name());
+        assertEquals(3, obs.dimensions().get(0).length());
+        for (VarModel v : obs.variables()) {
+            assertEquals(java.util.List.of("/obs/station"), v.dimensions(), v.name());
+        }
+        assertEquals(
+                java.util.Set.of("lat", "_zdim_2"),
+                m.root().dimensions().stream()
+                        .map(io.nczarr.model.Dim::name)
+                        .collect(java.util.stream.Collectors.toSet()));
+    }
+
+    @Test
+    void netcdfCPureZarrScalarsHaveShapeEmpty() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:scalar")
+                .put(".zgroup", "{\"zarr_format\":2}")
+                .put(".zattrs", "{\"title\":\"netcdf-c main, mode=zarr\"}")
+                .put(
+                        "s/.zarray",
+                        "{\"zarr_format\":2,\"shape\":[],\"chunks\":[],\"dtype\":\"<f8\",\"fill_value\":9.96921e+36,"
+                                + "\"order\":\"C\",\"compressor\":null,\"filters\":null,\"dimension_separator\":\".\"}")
+                .put("s/.zattrs", "{\"_ARRAY_DIMENSIONS\":[],\"units\":\"K\"}")
+                .put(
+                        "s/0",
+                        java.nio.ByteBuffer.allocate(8)
+                                .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+                                .putDouble(273.15)
+                                .array())
+                .build();
+        DatasetModel m = MetadataReader.read(s, DatasetUrl.Format.AUTO, true);
+        VarModel v = var(m, "s");
+        assertEquals(0, v.shape().length);
+        assertEquals(java.util.List.of(), v.dimensions());
+        double[] d = (double[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new double[] {273.15}, d);
+    }
 }

@@ -135,6 +135,21 @@ public final class Corpus {
         return entries(dtypesDir(), "datasets");
     }
 
+    /** Issue 22's test data: stores written by this autumn's producers ({@code test-data/autumn-2026}). */
+    public static Path autumnDir() {
+        return testDataDir().resolve("autumn-2026");
+    }
+
+    /** The good datasets of test-data/autumn-2026. */
+    public static List<Entry> autumnDatasets() {
+        return entries(autumnDir(), "datasets");
+    }
+
+    /** The bad inputs of test-data/autumn-2026. */
+    public static List<Entry> autumnBad() {
+        return entries(autumnDir(), "bad");
+    }
+
     /** Every good dataset, shared (when present) and own, that has a netCDF-4 twin. */
     public static List<Entry> withTwins() {
         List<Entry> out = new ArrayList<>();
@@ -156,7 +171,7 @@ public final class Corpus {
      * asking for one of its entries is skipped when it is absent).
      */
     public static Entry byName(String name) {
-        for (List<Entry> l : List.of(testData(), v3Datasets(), v3Bad(), dtypesDatasets())) {
+        for (List<Entry> l : List.of(testData(), v3Datasets(), v3Bad(), dtypesDatasets(), autumnDatasets())) {
             for (Entry e : l) {
                 if (e.name().equals(name)) {
                     return e;
