@@ -87,6 +87,8 @@ final class CdlWriter {
     private final Writer out;
     private final Values values;
     private final Set<Variable> selected;
+    /** The user-defined types of the group being written. */
+    private CdlCompound types;
 
     private CdlWriter(Writer out, Values values, Set<Variable> selected) {
         this.out = out;
@@ -135,6 +137,8 @@ final class CdlWriter {
 
     private void group(Group g, String indent) throws IOException {
         boolean root = g.getParentGroup() == null;
+        types = CdlCompound.of(g, names(g));
+        types.write(out, indent);
         if (!g.getDimensions().isEmpty()) {
             out.write(indent + "dimensions:\n");
             for (Dimension d : g.getDimensions()) {
@@ -198,11 +202,22 @@ final class CdlWriter {
     }
 
     private static boolean printable(Variable v) {
-        return typeName(v.getDataType(), false) != null;
+        return typeName(v.getDataType(), false) != null || CdlCompound.handles(v);
+    }
+
+    /** The names a generated type name must not take: the group's dimensions and variables. */
+    private static Set<String> names(Group g) {
+        Set<String> taken = new java.util.HashSet<>();
+        g.getDimensions().forEach(d -> taken.add(d.getShortName()));
+        g.getVariables().forEach(v -> taken.add(v.getShortName()));
+        return taken;
     }
 
     private void header(Variable v, Group g, String indent) throws IOException {
         String type = typeName(v.getDataType(), v.isUnsigned());
+        if (type == null) {
+            type = types.typeName(v);
+        }
         if (type == null) {
             // a compound (Structure) or other type this writer does not spell: a comment, so ncgen still reads
             out.write(indent + "\t// " + v.getDataType().toString().toLowerCase(Locale.ROOT) + " "
@@ -420,6 +435,9 @@ final class CdlWriter {
     }
 
     private static String element(Array a, int i, Variable v, Fill fill) {
+        if (CdlCompound.handles(v)) {
+            return CdlCompound.value(a, i, v);
+        }
         switch (v.getDataType()) {
             case STRING:
                 return quote(String.valueOf(a.getObject(i)));
