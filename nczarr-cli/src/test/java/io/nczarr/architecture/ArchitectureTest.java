@@ -151,6 +151,7 @@ class ArchitectureTest {
                         "org.gaul..",
                         "software.amazon.awssdk..",
                         "org.junit..",
+                        "org.opentest4j..",
                         "org.eclipse.jetty..",
                         "jakarta..",
                         "org.jclouds..",

@@ -11,6 +11,7 @@ import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import ucar.nc2.NetcdfFile;
 import ucar.nc2.dataset.NetcdfDataset;
+import ucar.nc2.util.cache.FileCacheIF;
 import ucar.nc2.util.cache.FileFactory;
 
 /**
@@ -153,9 +154,13 @@ public final class NcZarrFiles {
 
     /**
      * A {@link FileFactory} for netCDF-Java's file cache:
-     * {@code NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), null, url, -1, null, null)}.
-     * (cdm 4.5.5's plain {@code acquireFile(url)} uses {@code NetcdfFile.open}, which cannot open
-     * URLs with fragments.)
+     * {@code NetcdfDataset.acquireFile(NcZarrFiles.fileFactory(), NcZarrFiles.fileCacheKey(url), url, -1, null,
+     * null)}. (cdm 4.5.5's plain {@code acquireFile(url)} uses {@code NetcdfFile.open}, which cannot open
+     * URLs with fragments.) With the cache on, cdm 4.5.5 asks an {@code http(s)} server about the URL before
+     * it calls the factory (GET {@code .dds}, {@code .dmr}, then HEAD of the URL without its fragment, which a
+     * store's folder answers 404: name the store's {@code .zgroup}, {@code .zmetadata} or {@code zarr.json} in
+     * the URL instead, which this factory opens as the store) and cannot ask about {@code s3://} at all
+     * ("Malformed URL"): for those use {@link #acquireFile(String)} (docs/user-guide.md).
      */
     public static FileFactory fileFactory() {
         return FILE_FACTORY;
@@ -164,15 +169,69 @@ public final class NcZarrFiles {
     /**
      * The factory for {@code NetcdfDataset.acquireDataset(NcZarrFiles.datasetFactory(), url, ...)}:
      * cdm 4.5.5 casts what the factory returns to NetcdfDataset and does not pass the enhance
-     * mode on, so these datasets get {@code NetcdfDataset.getDefaultEnhanceMode()}.
+     * mode on, so these datasets get {@code NetcdfDataset.getDefaultEnhanceMode()}. The cache key is the
+     * location itself: give {@code acquireFile} of the same location {@link #fileCacheKey(String)}, or cdm
+     * hands it this dataset or this call that file ({@code ClassCastException}). Remote URLs as for
+     * {@link #fileFactory()}.
      */
     public static FileFactory datasetFactory() {
         return DATASET_FACTORY;
     }
 
-    private static final FileFactory FILE_FACTORY = (location, bufferSize, cancelTask, iospMessage) -> open(location);
+    /**
+     * A file from netCDF-Java's file cache ({@code NetcdfDataset.initNetcdfFileCache}) for any location
+     * {@link #open(String)} takes, S3 and HTTP included: cdm's own URL probing is bypassed. Cached apart from
+     * {@link #acquireDataset(String)} of the same location. Without a cache it simply opens. {@code close()}
+     * hands the file back to the cache.
+     */
+    public static NetcdfFile acquireFile(String location) throws IOException {
+        FileCacheIF cache = NetcdfDataset.getNetcdfFileCache();
+        if (cache == null) {
+            return open(location);
+        }
+        return (NetcdfFile) cache.acquire(FILE_FACTORY, fileCacheKey(location), location, -1, null, null);
+    }
+
+    /** As {@link #acquireFile(String)}, enhanced as {@link #openDataset(String, boolean)} with {@code true}. */
+    public static NetcdfDataset acquireDataset(String location) throws IOException {
+        FileCacheIF cache = NetcdfDataset.getNetcdfFileCache();
+        if (cache == null) {
+            return openDataset(location, true);
+        }
+        return (NetcdfDataset) cache.acquire(DATASET_FACTORY, DATASET_KEY + location, location, -1, null, null);
+    }
+
+    /** The cache key of {@link #acquireFile(String)}: never the key of a dataset of the same location. */
+    public static String fileCacheKey(String location) {
+        return FILE_KEY + location;
+    }
+
+    private static final String FILE_KEY = "nczarr-file:";
+    private static final String DATASET_KEY = "nczarr-dataset:";
+
+    /**
+     * An {@code http(s)} store URL that names the store's root metadata object ({@code .../x.zarr/.zgroup},
+     * {@code .zmetadata} or {@code zarr.json}, which cdm 4.5.5's probe can HEAD) as the store's own URL.
+     */
+    static String storeLocation(String location) {
+        int hash = location.indexOf('#');
+        String base = hash < 0 ? location : location.substring(0, hash);
+        String lower = base.toLowerCase(java.util.Locale.ROOT);
+        if (lower.startsWith("http://") || lower.startsWith("https://")) {
+            for (String object : new String[] {"/.zgroup", "/.zmetadata", "/zarr.json"}) {
+                if (base.endsWith(object)) {
+                    return base.substring(0, base.length() - object.length())
+                            + (hash < 0 ? "" : location.substring(hash));
+                }
+            }
+        }
+        return location;
+    }
+
+    private static final FileFactory FILE_FACTORY =
+            (location, bufferSize, cancelTask, iospMessage) -> open(storeLocation(location));
     private static final FileFactory DATASET_FACTORY =
-            (location, bufferSize, cancelTask, iospMessage) -> openDataset(location, true);
+            (location, bufferSize, cancelTask, iospMessage) -> openDataset(storeLocation(location), true);
 
     /** The metadata model behind a file this plugin opened, or {@code null} for other files. */
     public static DatasetModel model(NetcdfFile file) {
