@@ -1,10 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nczarr.codec.V3Fill;
-import io.nczarr.error.CodecException;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
@@ -17,10 +14,7 @@ import io.nczarr.model.V3Layout;
 import io.nczarr.model.VarModel;
 import io.nczarr.store.StoreKeys;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,9 +60,11 @@ final class ZarrV3Reader {
     private final Map<String, Dim> groupDims = new LinkedHashMap<>();
 
     private final boolean nczarr;
+    private final V3Fields fields;
 
     ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
         this.dataset = dataset;
+        this.fields = new V3Fields(dataset);
         this.meta = meta;
         this.nczarr = nczarr;
     }
@@ -124,6 +120,7 @@ final class ZarrV3Reader {
 
     private GroupModel readGroup(String name, String path, String key, ObjectNode node) throws IOException {
         String nodeKey = StoreKeys.join(key, "zarr.json");
+        GroupDepth.check(dataset, nodeKey, path);
         ObjectNode attrsNode = attributes(node, nodeKey);
         List<Attr> attrs = attributeList(attrsNode);
         List<Dim> dims = List.of();
@@ -223,8 +220,8 @@ final class ZarrV3Reader {
             unreadable.add(path, "data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
             return null;
         }
-        long[] shape = longs(nodeKey, node.get("shape"), "shape");
-        int[] chunks = chunkShape(nodeKey, node, shape);
+        long[] shape = fields.longs(nodeKey, node.get("shape"), "shape");
+        int[] chunks = fields.chunkShape(nodeKey, node, shape);
         JsonNode keyEnc = node.get("chunk_key_encoding");
         String encoding = keyEnc == null ? "default" : keyEnc.path("name").asText("");
         if (!encoding.equals("default") && !encoding.equals("v2")) {
@@ -280,12 +277,12 @@ final class ZarrV3Reader {
         }
         List<String> dimPaths = dimensions(nodeKey, node.get("dimension_names"), shape);
         List<Attr> attrs = VariableBuilder.withTimeUnits(types.time(), attributeList(attrsNode));
-        Object fill = fill(nodeKey, node.get("fill_value"), types, et);
+        Object fill = fields.fill(nodeKey, node.get("fill_value"), types, et);
         Attr fillAttr = null;
         if (et.ncType().isNumeric()) {
             JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
             if (explicit != null && !explicit.isNull()) {
-                fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+                fillAttr = fields.fillAttribute(nodeKey, explicit, et.ncType());
             } else if (fill != null) {
                 fillAttr = new Attr("_FillValue", et.ncType(), VariableBuilder.boxedToArray(fill, et.ncType()));
             }
@@ -342,77 +339,18 @@ final class ZarrV3Reader {
             }
         }
         List<Attr> attrs = attributeList(attrsNode);
-        Object fill =
-                et.ncType() == NcType.CHAR ? charFill(array.fillValue()) : fill(nodeKey, array.fillValue(), types, et);
+        Object fill = et.ncType() == NcType.CHAR
+                ? V3Fields.charFill(array.fillValue())
+                : fields.fill(nodeKey, array.fillValue(), types, et);
         Attr fillAttr = null;
         JsonNode explicit = attrsNode == null ? null : attrsNode.get("_FillValue");
         if (explicit != null && !explicit.isNull() && et.ncType().isNumeric()) {
-            fillAttr = fillAttribute(nodeKey, explicit, et.ncType());
+            fillAttr = fields.fillAttribute(nodeKey, explicit, et.ncType());
             if (fill == null) {
                 fill = FillValues.attributeValue(explicit, et.ncType());
             }
         }
         return new VarModel(name, key, dimPaths, ncShape, array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    private static Object charFill(JsonNode fv) {
-        return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
-    }
-
-    private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
-        JsonNode grid = node.get("chunk_grid");
-        String gridName = grid == null ? "null" : grid.path("name").asText("");
-        if (!gridName.equals("regular")) {
-            throw unsupported(
-                    nodeKey,
-                    null,
-                    "chunk_grid " + gridName,
-                    "chunk_grid: only 'regular' is supported, not '" + gridName + "'");
-        }
-        long[] cs = longs(nodeKey, grid.path("configuration").get("chunk_shape"), "chunk_grid.chunk_shape");
-        if (cs.length != shape.length) {
-            throw new MetadataException(
-                    dataset,
-                    nodeKey,
-                    "chunk_grid: shape has " + shape.length + " dimensions but chunk_shape has " + cs.length);
-        }
-        int[] chunks = new int[cs.length];
-        long elements = 1;
-        for (int d = 0; d < cs.length; d++) {
-            if (cs[d] <= 0 || cs[d] > Integer.MAX_VALUE) {
-                throw new MetadataException(dataset, nodeKey, "chunk_grid: chunk length " + cs[d] + " is not positive");
-            }
-            chunks[d] = (int) cs[d];
-            elements *= cs[d];
-            if (elements * 8 > ArrayMeta.MAX_CHUNK_BYTES) {
-                throw new MetadataException(
-                        dataset,
-                        nodeKey,
-                        "chunk_grid: one chunk of " + grid.path("configuration").get("chunk_shape") + " would exceed "
-                                + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
-            }
-        }
-        return chunks;
-    }
-
-    private long[] longs(String nodeKey, JsonNode n, String field) throws MetadataException {
-        if (n == null || !n.isArray()) {
-            throw new MetadataException(dataset, nodeKey, field + ": missing or not a list");
-        }
-        long[] out = new long[n.size()];
-        long total = 1;
-        for (int i = 0; i < out.length; i++) {
-            JsonNode v = n.get(i);
-            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
-                throw new MetadataException(dataset, nodeKey, field + ": " + v + " is not a non-negative integer");
-            }
-            out[i] = v.longValue();
-            if (out[i] != 0 && total > Long.MAX_VALUE / out[i]) {
-                throw new MetadataException(dataset, nodeKey, field + ": more than 2^63 elements");
-            }
-            total *= Math.max(1, out[i]);
-        }
-        return out;
     }
 
     /** Root dimension paths from {@code dimension_names} ({@code null} entries: {@code _zdim_<len>}). */
@@ -446,72 +384,5 @@ final class ZarrV3Reader {
             paths.add("/" + dn);
         }
         return paths;
-    }
-
-    /** What missing chunks read as: a boxed value of the variable's type, a string, or {@code null}. */
-    private Object fill(String nodeKey, JsonNode fv, V3DataTypes.Mapping types, ElementType et)
-            throws MetadataException {
-        if (types.time() != null
-                && (fv == null
-                        || fv.isNull()
-                        || fv.isTextual() && fv.textValue().equals("NaT"))) {
-            return TimeUnits.NAT;
-        }
-        if (fv == null || fv.isNull()) {
-            return null;
-        }
-        NcType t = et.ncType();
-        try {
-            if (et.layout() == ElementType.Layout.VLEN_BYTES) {
-                return null; // missing chunks read as empty byte strings
-            }
-            if (et.layout() == ElementType.Layout.RECORD) {
-                return FillValues.record(fv, et.compound(), types.stored().str());
-            }
-            if (t == NcType.STRING) {
-                return fv.isTextual() ? fv.textValue() : "";
-            }
-            if (t.isFloatingPoint()) {
-                double d = V3Fill.floatValue(fv, types.stored());
-                return t == NcType.FLOAT ? (Object) (float) d : (Object) d;
-            }
-            if (V3Fill.isHex(fv)) {
-                long bits = V3Fill.hexBits(fv.textValue(), types.stored().itemsize());
-                return JsonValues.scalar(t, JsonNodeFactory.instance.numberNode(bits));
-            }
-            return JsonValues.scalar(t, fv);
-        } catch (CodecException | IllegalArgumentException e) {
-            throw new MetadataException(
-                    dataset,
-                    nodeKey,
-                    "fill_value " + fv + " is not a valid " + types.stored().str() + " value");
-        }
-    }
-
-    /** The {@code _FillValue} attribute: xarray's base64 (little-endian float64/float32) or a plain value. */
-    private Attr fillAttribute(String nodeKey, JsonNode raw, NcType type) throws MetadataException {
-        if (raw.isTextual() && type.isFloatingPoint() && JsonValues.specialFloat(raw.textValue()) == null) {
-            byte[] b;
-            try {
-                b = Base64.getDecoder().decode(raw.textValue());
-            } catch (IllegalArgumentException e) {
-                throw new MetadataException(
-                        dataset, nodeKey, "attribute '_FillValue': '" + raw.textValue() + "' is not base64");
-            }
-            ByteBuffer bb = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-            double d;
-            if (b.length == 8) {
-                d = bb.getDouble();
-            } else if (b.length == 4) {
-                d = bb.getFloat();
-            } else {
-                throw new MetadataException(
-                        dataset, nodeKey, "attribute '_FillValue': base64 of " + b.length + " bytes is no float");
-            }
-            return type == NcType.FLOAT
-                    ? new Attr("_FillValue", type, new float[] {(float) d})
-                    : new Attr("_FillValue", type, new double[] {d});
-        }
-        return VariableBuilder.fillAttribute(dataset, nodeKey, raw, type);
     }
 }

@@ -121,6 +121,16 @@ enum BombScenarios {
             Bombs.kerchunkRefs(dataset, 1_500_000);
         }
     },
+    /**
+     * A Zarr v3 shard of 2^26 one-element inner chunks: its index is 1 GiB (a sparse file). A one-element read
+     * must refuse the index before fetching it, not run out of memory.
+     */
+    SHARD_INDEX_1GIB(Kind.DIRECTORY, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_CHUNK_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.hugeShardIndex(dataset, 1 << 26);
+        }
+    },
     /** A whole-variable read of int64 x 2^28 (2 GiB, one Java array could hold it) in chunks of 1024. */
     SECTION_2GIB(Kind.DIRECTORY, Read.ALL, LimitExceededException.class, MemoryLimits.MAX_READ_BYTES) {
         @Override

@@ -217,6 +217,29 @@ final class Bombs {
         return file;
     }
 
+    /**
+     * A Zarr v3 directory store with one int8 array {@code v} of one shard of {@code innerChunks} one-element
+     * inner chunks, its shard a sparse file as long as its index (16 bytes per inner chunk, and a crc32c).
+     */
+    static Path hugeShardIndex(Path dir, int innerChunks) throws IOException {
+        Files.createDirectories(dir.resolve("v/c"));
+        Files.writeString(dir.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"group\"}");
+        Files.writeString(
+                dir.resolve("v/zarr.json"),
+                "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [" + innerChunks
+                        + "], \"data_type\": \"int8\","
+                        + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": ["
+                        + innerChunks
+                        + "]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0, \"codecs\":"
+                        + " [{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [1],"
+                        + " \"codecs\": [{\"name\": \"bytes\"}], \"index_codecs\": [{\"name\": \"bytes\","
+                        + " \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}]}}]}");
+        try (RandomAccessFile f = new RandomAccessFile(dir.resolve("v/c/0").toFile(), "rw")) {
+            f.setLength(16L * innerChunks + 4);
+        }
+        return dir;
+    }
+
     /** A directory store whose root {@code .zattrs} is a sparse file of {@code bytes} bytes. */
     static Path hugeZattrs(Path dir, long bytes) throws IOException {
         Files.createDirectories(dir);
