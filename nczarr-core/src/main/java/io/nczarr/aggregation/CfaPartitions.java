@@ -1,10 +1,14 @@
 package io.nczarr.aggregation;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.MemoryLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,54 +27,111 @@ public final class CfaPartitions {
     /** The partitions of a CFA-0.4 {@code cfa_array} attribute, and its {@code pmshape}. */
     public record Matrix(long[] pmshape, List<String> pmdimensions, List<CfaPartition> partitions) {}
 
-    /** Parses a CFA-0.4 {@code cfa_array} attribute. */
+    /** Memory one parsed partition is estimated to take (its record, arrays and strings, and its fragment). */
+    public static final long BYTES_PER_PARTITION = 256;
+
+    /** Parses a CFA-0.4 {@code cfa_array} attribute, its partitions bounded by the default metadata limit. */
     public static Matrix parseJson(String dataset, String variable, String json, int maxPartitions)
-            throws MetadataException {
-        JsonNode root;
+            throws NcZarrException {
+        return parseJson(
+                dataset, variable, json, maxPartitions, MemoryLimits.defaults().metadata());
+    }
+
+    /**
+     * Parses a CFA-0.4 {@code cfa_array} attribute. The partitions are counted by a streaming pass first and
+     * refused (more than {@code maxPartitions}, or more than {@code budget} at {@link #BYTES_PER_PARTITION}
+     * each) before any is made; then read one at a time, never the whole document as a tree.
+     */
+    public static Matrix parseJson(String dataset, String variable, String json, int maxPartitions, ByteLimit budget)
+            throws NcZarrException {
         try {
-            root = JSON.readTree(json);
+            long n = countPartitions(dataset, variable, json);
+            if (n > maxPartitions) {
+                throw bad(dataset, variable, "cfa_array has " + n + " partitions, more than " + maxPartitions);
+            }
+            budget.check(dataset, "cfa_array", variable, n + " CFA partitions", n * BYTES_PER_PARTITION);
+            long[] pmshape = null;
+            List<String> pmdims = new ArrayList<>();
+            List<CfaPartition> out = new ArrayList<>((int) n);
+            try (JsonParser p = JSON.getFactory().createParser(json)) {
+                p.nextToken();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken t = p.nextToken();
+                    if (name.equals("Partitions") && t == JsonToken.START_ARRAY) {
+                        while (p.nextToken() != JsonToken.END_ARRAY) {
+                            out.add(partition(dataset, variable, JSON.readTree(p)));
+                        }
+                    } else if (name.equals("pmshape")) {
+                        pmshape = longs(dataset, variable, JSON.readTree(p), "pmshape");
+                    } else if ((name.equals("pmdimensions") || name.equals("pmdims")) && t == JsonToken.START_ARRAY) {
+                        JsonNode pd = JSON.readTree(p);
+                        pd.forEach(d -> pmdims.add(d.asText()));
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+            if (pmshape == null) {
+                throw bad(dataset, variable, "'pmshape' is not a list of integers: null");
+            }
+            return new Matrix(pmshape, pmdims, out);
         } catch (java.io.IOException e) {
+            if (e instanceof NcZarrException nz) {
+                throw nz;
+            }
             throw bad(dataset, variable, "cfa_array is not JSON: " + e.getMessage());
         }
-        if (root == null || !root.isObject()) {
-            throw bad(dataset, variable, "cfa_array is not a JSON object");
+    }
+
+    /** The number of partitions, by a streaming pass that makes none of them. */
+    private static long countPartitions(String dataset, String variable, String json)
+            throws java.io.IOException, MetadataException {
+        long n = -1;
+        try (JsonParser p = JSON.getFactory().createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw bad(dataset, variable, "cfa_array is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                if (name.equals("Partitions") && t == JsonToken.START_ARRAY) {
+                    n = 0;
+                    while (p.nextToken() != JsonToken.END_ARRAY) {
+                        p.skipChildren();
+                        n++;
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
         }
-        long[] pmshape = longs(dataset, variable, root.get("pmshape"), "pmshape");
-        List<String> pmdims = new ArrayList<>();
-        JsonNode pd = root.has("pmdimensions") ? root.get("pmdimensions") : root.get("pmdims");
-        if (pd != null && pd.isArray()) {
-            pd.forEach(n -> pmdims.add(n.asText()));
-        }
-        JsonNode parts = root.get("Partitions");
-        if (parts == null || !parts.isArray()) {
+        if (n < 0) {
             throw bad(dataset, variable, "cfa_array has no 'Partitions' list");
         }
-        if (parts.size() > maxPartitions) {
-            throw bad(dataset, variable, "cfa_array has " + parts.size() + " partitions, more than " + maxPartitions);
+        return n;
+    }
+
+    private static CfaPartition partition(String dataset, String variable, JsonNode p) throws MetadataException {
+        JsonNode sub = p.get("subarray");
+        if (sub == null || !sub.isObject()) {
+            throw bad(dataset, variable, "a partition has no 'subarray' object: " + p);
         }
-        List<CfaPartition> out = new ArrayList<>();
-        for (JsonNode p : parts) {
-            JsonNode sub = p.get("subarray");
-            if (sub == null || !sub.isObject()) {
-                throw bad(dataset, variable, "a partition has no 'subarray' object: " + p);
-            }
-            JsonNode loc = p.get("location");
-            if (loc == null || !loc.isArray()) {
-                throw bad(dataset, variable, "a partition has no 'location' list: " + p);
-            }
-            long[][] location = new long[loc.size()][];
-            for (int d = 0; d < location.length; d++) {
-                location[d] = longs(dataset, variable, loc.get(d), "location");
-            }
-            out.add(new CfaPartition(
-                    longs(dataset, variable, p.get("index"), "index"),
-                    location,
-                    text(sub, "file"),
-                    text(sub, "ncvar"),
-                    sub.has("shape") ? longs(dataset, variable, sub.get("shape"), "shape") : null,
-                    text(sub, "format")));
+        JsonNode loc = p.get("location");
+        if (loc == null || !loc.isArray()) {
+            throw bad(dataset, variable, "a partition has no 'location' list: " + p);
         }
-        return new Matrix(pmshape, pmdims, out);
+        long[][] location = new long[loc.size()][];
+        for (int d = 0; d < location.length; d++) {
+            location[d] = longs(dataset, variable, loc.get(d), "location");
+        }
+        return new CfaPartition(
+                longs(dataset, variable, p.get("index"), "index"),
+                location,
+                text(sub, "file"),
+                text(sub, "ncvar"),
+                sub.has("shape") ? longs(dataset, variable, sub.get("shape"), "shape") : null,
+                text(sub, "format"));
     }
 
     private static String text(JsonNode n, String field) {

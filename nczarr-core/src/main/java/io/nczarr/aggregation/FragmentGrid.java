@@ -186,6 +186,34 @@ public final class FragmentGrid {
         }
     }
 
+    /** Memory {@link #plan} takes per piece (the piece, its arrays, its task), for a read's budget. */
+    public static final long PLAN_BYTES_PER_PIECE = 256;
+
+    /**
+     * How many pieces {@link #plan} returns for this section, counted without making them (saturating at
+     * {@link Long#MAX_VALUE}), so that a read can be refused before its plan is made.
+     */
+    public long pieceCount(long[] origin, long[] count, long[] stride) {
+        long n = 1;
+        for (int d = 0; d < shape.length; d++) {
+            if (count[d] == 0) {
+                return 0;
+            }
+            long first = origin[d];
+            long last = origin[d] + (count[d] - 1) * stride[d];
+            long along = 0;
+            for (int f = fragmentAt(d, first); f < gridShape[d] && offsets[d][f] <= last; f++) {
+                long fStart = offsets[d][f];
+                long k0 = fStart <= first ? 0 : (fStart - first + stride[d] - 1) / stride[d];
+                if (first + k0 * stride[d] < offsets[d][f + 1] && k0 < count[d]) {
+                    along++;
+                }
+            }
+            n = along != 0 && n > Long.MAX_VALUE / along ? Long.MAX_VALUE : n * along;
+        }
+        return n;
+    }
+
     /** The fragment along dimension {@code d} holding index {@code i}. */
     private int fragmentAt(int d, long i) {
         int pos = Arrays.binarySearch(offsets[d], i);

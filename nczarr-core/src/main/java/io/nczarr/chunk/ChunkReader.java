@@ -642,7 +642,11 @@ public final class ChunkReader {
             ArrayMeta a = var.array();
             if (a.isV3()) {
                 p = V3Chunks.pipeline(
-                        var, this::create, chunkElements, limits.chunk().bytes());
+                        store.location(),
+                        var,
+                        this::create,
+                        chunkElements,
+                        limits.chunk().bytes());
                 pipeline = p;
                 return p;
             }

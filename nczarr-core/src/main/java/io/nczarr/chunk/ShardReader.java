@@ -6,6 +6,8 @@ import io.nczarr.error.ChunkException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.VarModel;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.Store;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -146,6 +148,9 @@ final class ShardReader {
         void fetchIndex(ShardingCodec codec) throws IOException {
             try {
                 int n = codec.indexBytes();
+                // the index as stored and as numbers (16 bytes per inner chunk): checked before either is made
+                new ByteLimit(MemoryLimits.MAX_CHUNK_BYTES, vlenBound)
+                        .check(store.location(), key, var.name(), "the shard index (" + n + " bytes stored)", 2L * n);
                 Optional<byte[]> stored;
                 if (chunks.size() == innerChunksInArray()) {
                     stored = store.get(key);

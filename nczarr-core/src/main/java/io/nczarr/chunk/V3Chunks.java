@@ -4,27 +4,37 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.codec.V3Codecs;
+import io.nczarr.error.NcZarrException;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.VarModel;
+import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 
 /** The chunk reader's view of a Zarr v3 array: its codec pipeline and the bounds it decodes under. */
 final class V3Chunks {
     private V3Chunks() {}
 
-    /** The chunk (or whole-shard) pipeline of a v3 variable. */
-    static CodecPipeline pipeline(VarModel var, V2Pipeline.CodecSource codecs, int chunkElements, long vlenBound)
+    /**
+     * The chunk (or whole-shard) pipeline of a v3 variable; a configuration error (a sharding_indexed or codec
+     * configuration) names the dataset, the array's {@code zarr.json} and the variable.
+     */
+    static CodecPipeline pipeline(
+            String dataset, VarModel var, V2Pipeline.CodecSource codecs, int chunkElements, long vlenBound)
             throws IOException {
         ArrayMeta a = var.array();
-        return V3Codecs.pipeline(
-                a.v3().codecs(),
-                a.chunks(),
-                a.v3().storedDtype(),
-                a.dtype(),
-                a.fillValue(),
-                codecs,
-                cap(var, chunkElements, vlenBound));
+        try {
+            return V3Codecs.pipeline(
+                    a.v3().codecs(),
+                    a.chunks(),
+                    a.v3().storedDtype(),
+                    a.dtype(),
+                    a.fillValue(),
+                    codecs,
+                    cap(var, chunkElements, vlenBound));
+        } catch (NcZarrException e) {
+            throw e.withContext(dataset, StoreKeys.join(var.key(), "zarr.json"), var.name());
+        }
     }
 
     /**

@@ -71,6 +71,7 @@ final class NcZarrReader {
 
     private GroupInfo readGroupInfo(String name, String path, String key) throws IOException {
         String zgroupKey = StoreKeys.join(key, ".zgroup");
+        GroupDepth.check(dataset, zgroupKey, path);
         ObjectNode zgroup = meta.object(zgroupKey).orElse(null);
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
         JsonNode groupMeta = either(zgroup, "_nczarr_group", "_NCZARR_GROUP");

@@ -62,9 +62,11 @@ final class ZarrV3Reader {
     private final NcZarrV3Arrays nczarrArrays;
 
     private final boolean nczarr;
+    private final V3Fields fields;
 
     ZarrV3Reader(String dataset, MetadataSource meta, boolean nczarr) {
         this.dataset = dataset;
+        this.fields = new V3Fields(dataset);
         this.meta = meta;
         this.nczarr = nczarr;
         this.nczarrArrays = new NcZarrV3Arrays(dataset, meta, groupDims, this::attributeList);
@@ -121,6 +123,7 @@ final class ZarrV3Reader {
 
     private GroupModel readGroup(String name, String path, String key, ObjectNode node) throws IOException {
         String nodeKey = StoreKeys.join(key, "zarr.json");
+        GroupDepth.check(dataset, nodeKey, path);
         ObjectNode attrsNode = attributes(node, nodeKey);
         List<Attr> attrs = attributeList(attrsNode);
         List<Dim> dims = List.of();
@@ -220,8 +223,8 @@ final class ZarrV3Reader {
             unreadable.add(path, "data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
             return null;
         }
-        long[] shape = longs(nodeKey, node.get("shape"), "shape");
-        int[] chunks = chunkShape(nodeKey, node, shape);
+        long[] shape = fields.longs(nodeKey, node.get("shape"), "shape");
+        int[] chunks = fields.chunkShape(nodeKey, node, shape);
         JsonNode keyEnc = node.get("chunk_key_encoding");
         String encoding = keyEnc == null ? "default" : keyEnc.path("name").asText("");
         if (!encoding.equals("default") && !encoding.equals("v2")) {
@@ -281,62 +284,6 @@ final class ZarrV3Reader {
         Attr fillAttr = V3Fills.pureAttribute(dataset, nodeKey, attrsNode, fill, types, et);
         return new VarModel(
                 name, key, dimPaths, shape.clone(), array, et, fill, VariableBuilder.withFill(fillAttr, attrs));
-    }
-
-    private int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
-        JsonNode grid = node.get("chunk_grid");
-        String gridName = grid == null ? "null" : grid.path("name").asText("");
-        if (!gridName.equals("regular")) {
-            throw unsupported(
-                    nodeKey,
-                    null,
-                    "chunk_grid " + gridName,
-                    "chunk_grid: only 'regular' is supported, not '" + gridName + "'");
-        }
-        long[] cs = longs(nodeKey, grid.path("configuration").get("chunk_shape"), "chunk_grid.chunk_shape");
-        if (cs.length != shape.length) {
-            throw new MetadataException(
-                    dataset,
-                    nodeKey,
-                    "chunk_grid: shape has " + shape.length + " dimensions but chunk_shape has " + cs.length);
-        }
-        int[] chunks = new int[cs.length];
-        long elements = 1;
-        for (int d = 0; d < cs.length; d++) {
-            if (cs[d] <= 0 || cs[d] > Integer.MAX_VALUE) {
-                throw new MetadataException(dataset, nodeKey, "chunk_grid: chunk length " + cs[d] + " is not positive");
-            }
-            chunks[d] = (int) cs[d];
-            elements *= cs[d];
-            if (elements * 8 > ArrayMeta.MAX_CHUNK_BYTES) {
-                throw new MetadataException(
-                        dataset,
-                        nodeKey,
-                        "chunk_grid: one chunk of " + grid.path("configuration").get("chunk_shape") + " would exceed "
-                                + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
-            }
-        }
-        return chunks;
-    }
-
-    private long[] longs(String nodeKey, JsonNode n, String field) throws MetadataException {
-        if (n == null || !n.isArray()) {
-            throw new MetadataException(dataset, nodeKey, field + ": missing or not a list");
-        }
-        long[] out = new long[n.size()];
-        long total = 1;
-        for (int i = 0; i < out.length; i++) {
-            JsonNode v = n.get(i);
-            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
-                throw new MetadataException(dataset, nodeKey, field + ": " + v + " is not a non-negative integer");
-            }
-            out[i] = v.longValue();
-            if (out[i] != 0 && total > Long.MAX_VALUE / out[i]) {
-                throw new MetadataException(dataset, nodeKey, field + ": more than 2^63 elements");
-            }
-            total *= Math.max(1, out[i]);
-        }
-        return out;
     }
 
     /** Root dimension paths from {@code dimension_names} ({@code null} entries: {@code _zdim_<len>}). */

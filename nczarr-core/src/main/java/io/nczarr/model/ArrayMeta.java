@@ -123,7 +123,7 @@ public record ArrayMeta(
     }
 
     /** Parses and validates {@code .zarray}. */
-    public static ArrayMeta parse(String dataset, String key, JsonNode json) throws MetadataException {
+    public static ArrayMeta parse(String dataset, String key, JsonNode json) throws io.nczarr.error.NcZarrException {
         if (json == null || !json.isObject()) {
             throw new MetadataException(dataset, key, "not a JSON object");
         }
@@ -152,8 +152,18 @@ public record ArrayMeta(
         }
         int[] chunks = new int[chunkLongs.length];
         for (int i = 0; i < chunks.length; i++) {
-            if (chunkLongs[i] <= 0 || chunkLongs[i] > Integer.MAX_VALUE) {
+            if (chunkLongs[i] <= 0) {
                 throw new MetadataException(dataset, key, "chunks: chunk length " + chunkLongs[i] + " is not positive");
+            }
+            if (chunkLongs[i] > Integer.MAX_VALUE) {
+                throw new io.nczarr.error.UnsupportedFeatureException(
+                        dataset,
+                        key,
+                        null,
+                        "chunks of 2^31 elements or more along one dimension",
+                        "chunks: chunk length " + chunkLongs[i] + " in dimension " + i + " is more than one Java array"
+                                + " holds (" + Integer.MAX_VALUE + ")",
+                        null);
             }
             chunks[i] = (int) chunkLongs[i];
         }

@@ -1,19 +1,19 @@
 package io.nczarr.store;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.LimitExceededException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  */
 public final class ReferenceFiles {
     /** The most references a {@code gen} section may expand to (each costs memory). */
-    public static final long MAX_GENERATED = 1L << 22;
+    public static final long MAX_GENERATED = ReferenceGen.MAX_GENERATED;
 
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -101,71 +101,122 @@ public final class ReferenceFiles {
     }
 
     /**
-     * Parses a reference document.
+     * Parses a reference document, without bounds on its references (tests).
      *
      * @param base the reference file's own URL, against which relative target URLs resolve
      */
     public static Map<String, Ref> parse(byte[] json, URI base) throws Malformed {
-        Targets targets = new Targets(base);
-        JsonNode root;
         try {
-            root = MAPPER.readTree(json);
+            return parse(json, base, base.toString(), new ByteLimit("(none)", Long.MAX_VALUE));
+        } catch (LimitExceededException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Parses a reference document, streaming: what its references take in memory (estimated, {@link
+     * ReferenceBudget}) is checked against {@code limit} as they are made, and a {@code gen} section for its
+     * whole expansion before it is expanded.
+     *
+     * @param base the reference file's own URL, against which relative target URLs resolve
+     * @param location the reference file, for messages
+     * @throws LimitExceededException when the references would take more than {@code limit}
+     */
+    public static Map<String, Ref> parse(byte[] json, URI base, String location, ByteLimit limit)
+            throws Malformed, LimitExceededException {
+        ReferenceBudget budget = new ReferenceBudget(location, limit);
+        Targets targets = new Targets(base, budget);
+        Map<String, Ref> refs = new LinkedHashMap<>();
+        try {
+            // pass 1: the top-level keys; version, templates and gen (small) read whole, the rest skipped
+            Map<String, JsonNode> head = new HashMap<>();
+            try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    throw new Malformed("the document is not a JSON object");
+                }
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    p.nextToken();
+                    if (name.equals("version") || name.equals("templates") || name.equals("gen")) {
+                        head.put(name, MAPPER.readTree(p));
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+            JsonNode version = head.get("version");
+            if (version == null) {
+                // version 0: the document is the references
+                try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+                    p.nextToken();
+                    addAll(refs, p, Map.of(), targets, budget);
+                }
+                return refs;
+            }
+            if (!version.isInt() || version.asInt() != 1) {
+                throw new Malformed("version " + version + " is not supported (0 or 1)");
+            }
+            Map<String, String> templates = ReferenceGen.templates(head.get("templates"));
+            JsonNode gen = head.get("gen");
+            if (gen != null && !gen.isNull()) {
+                if (!gen.isArray()) {
+                    throw new Malformed("gen: not a list");
+                }
+                for (int i = 0; i < gen.size(); i++) {
+                    ReferenceGen.generate(refs, gen.get(i), i, templates, targets, budget);
+                }
+            }
+            boolean found = false;
+            try (JsonParser p = MAPPER.getFactory().createParser(json)) {
+                p.nextToken();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = p.currentName();
+                    JsonToken t = p.nextToken();
+                    if (name.equals("refs") && t == JsonToken.START_OBJECT && !found) {
+                        addAll(refs, p, templates, targets, budget);
+                        found = true;
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+            if (!found) {
+                throw new Malformed("version 1 without a \"refs\" object");
+            }
+            return refs;
         } catch (JsonProcessingException e) {
             throw new Malformed("not valid JSON: " + e.getOriginalMessage()
                     + (e.getLocation() != null ? " at line " + e.getLocation().getLineNr() : ""));
+        } catch (LimitExceededException e) {
+            throw e;
         } catch (java.io.IOException e) {
             throw new Malformed("not valid JSON: " + e.getMessage());
         }
-        if (root == null || !root.isObject()) {
-            throw new Malformed("the document is not a JSON object");
-        }
-        Map<String, Ref> refs = new LinkedHashMap<>();
-        JsonNode version = root.get("version");
-        if (version == null) {
-            addAll(refs, (ObjectNode) root, Map.of(), targets);
-            return refs;
-        }
-        if (!version.isInt() || version.asInt() != 1) {
-            throw new Malformed("version " + version + " is not supported (0 or 1)");
-        }
-        Map<String, String> templates = new HashMap<>();
-        JsonNode t = root.get("templates");
-        if (t != null && !t.isNull()) {
-            if (!t.isObject()) {
-                throw new Malformed("templates: not an object");
-            }
-            for (Map.Entry<String, JsonNode> e : t.properties()) {
-                if (!e.getValue().isTextual()) {
-                    throw new Malformed("templates." + e.getKey() + ": not a string");
-                }
-                templates.put(e.getKey(), e.getValue().asText());
-            }
-        }
-        JsonNode gen = root.get("gen");
-        if (gen != null && !gen.isNull()) {
-            if (!gen.isArray()) {
-                throw new Malformed("gen: not a list");
-            }
-            for (int i = 0; i < gen.size(); i++) {
-                generate(refs, gen.get(i), i, templates, targets);
-            }
-        }
-        JsonNode r = root.get("refs");
-        if (r == null || !r.isObject()) {
-            throw new Malformed("version 1 without a \"refs\" object");
-        }
-        addAll(refs, (ObjectNode) r, templates, targets);
-        return refs;
     }
 
-    private static void addAll(Map<String, Ref> refs, ObjectNode node, Map<String, String> templates, Targets targets)
-            throws Malformed {
-        for (Map.Entry<String, JsonNode> e : node.properties()) {
-            String key = e.getKey();
+    /** The entries of the object {@code p} is at the start of, one at a time, each charged as it is made. */
+    private static void addAll(
+            Map<String, Ref> refs, JsonParser p, Map<String, String> templates, Targets targets, ReferenceBudget budget)
+            throws java.io.IOException, Malformed {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String key = p.currentName();
             if (key.isEmpty() || key.startsWith("/") || key.contains("\\") || hasDotSegment(key)) {
                 throw new Malformed("illegal key '" + key + "'");
             }
-            refs.put(key, value(key, e.getValue(), templates, targets));
+            JsonToken t = p.nextToken();
+            Ref r;
+            if (t == JsonToken.VALUE_STRING) {
+                budget.check(ReferenceBudget.reference(key.length(), p.getTextLength()), "the references");
+                r = text(p.getText());
+            } else {
+                JsonNode v = MAPPER.readTree(p);
+                r = value(key, v, templates, targets);
+            }
+            budget.charge(
+                    ReferenceBudget.reference(key.length(), r instanceof Ref.Inline i ? i.bytes().length : 0),
+                    "the references");
+            // (a range's URL is charged once per distinct URL, by Targets)
+            refs.put(key, r);
         }
     }
 
@@ -178,18 +229,22 @@ public final class ReferenceFiles {
         return false;
     }
 
-    private static Ref value(String key, JsonNode v, Map<String, String> templates, Targets targets) throws Malformed {
-        if (v.isTextual()) {
-            String s = v.asText();
-            if (s.startsWith("base64:")) {
-                try {
-                    return new Ref.Inline(
-                            Base64.getDecoder().decode(s.substring(7).trim()));
-                } catch (IllegalArgumentException e) {
-                    return new Ref.Bad(null, "invalid base64 inline value");
-                }
+    /** An inline string value: its UTF-8 bytes, or the bytes of {@code "base64:..."}. */
+    private static Ref text(String s) {
+        if (s.startsWith("base64:")) {
+            try {
+                return new Ref.Inline(Base64.getDecoder().decode(s.substring(7).trim()));
+            } catch (IllegalArgumentException e) {
+                return new Ref.Bad(null, "invalid base64 inline value");
             }
-            return new Ref.Inline(s.getBytes(StandardCharsets.UTF_8));
+        }
+        return new Ref.Inline(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Ref value(String key, JsonNode v, Map<String, String> templates, Targets targets)
+            throws Malformed, LimitExceededException {
+        if (v.isTextual()) {
+            return text(v.asText());
         }
         if (v.isObject()) {
             try {
@@ -204,7 +259,7 @@ public final class ReferenceFiles {
             }
             String url;
             try {
-                url = fill(v.get(0).asText(), templates);
+                url = targets.fill(v.get(0).asText(), templates);
             } catch (Malformed m) {
                 return new Ref.Bad(v.get(0).asText(), m.getMessage());
             }
@@ -225,42 +280,76 @@ public final class ReferenceFiles {
         return new Ref.Bad(null, "a reference must be a string, an object or a list, not " + abbreviate(v.toString()));
     }
 
-    private static Ref range(String url, long offset, long length, Targets targets) {
+    static Ref range(String url, long offset, long length, Targets targets) throws LimitExceededException {
         if (offset < 0 || length < -1 || (length == -1 && offset != 0)) {
             return new Ref.Bad(url, "negative offset or length (" + offset + ", " + length + ")");
         }
         if (length > 0 && offset > Long.MAX_VALUE - length) {
             return new Ref.Bad(url, "offset + length overflows (" + offset + ", " + length + ")");
         }
-        URI target;
+        Target target;
         try {
             target = targets.resolve(url);
         } catch (IllegalArgumentException e) {
             return new Ref.Bad(url, "malformed target URL: " + e.getMessage());
         }
-        return new Ref.Range(target, url, offset, length);
+        // the references to one URL share its string and URI
+        return new Ref.Range(target.uri(), target.url(), offset, length);
     }
+
+    /** A target URL as written (templates filled in) and resolved. */
+    record Target(String url, URI uri) {}
 
     /**
      * The target URLs of one document, each distinct one resolved once: a reference file names a few files in
      * many references, and the references of one file then share one {@link URI}.
      */
-    private static final class Targets {
+    static final class Targets {
         private final URI base;
-        private final Map<String, URI> resolved = new HashMap<>();
+        private final ReferenceBudget budget;
+        private final Map<String, Target> resolved = new HashMap<>();
+        /** URLs with templates, each filled once: the references to one templated URL share one string. */
+        private final Map<String, String> filled = new HashMap<>();
 
-        Targets(URI base) {
+        Targets(URI base, ReferenceBudget budget) {
             this.base = base;
+            this.budget = budget;
         }
 
-        /** As {@link ReferenceFiles#resolve}. */
-        URI resolve(String url) {
-            URI u = resolved.get(url);
-            if (u == null) {
-                u = ReferenceFiles.resolve(url, base);
-                resolved.put(url, u);
+        /** As {@link ReferenceFiles#resolve}; each distinct URL made and charged once. */
+        Target resolve(String url) throws LimitExceededException {
+            Target t = resolved.get(url);
+            if (t == null) {
+                budget.charge(ReferenceBudget.url(url.length()), "the target URLs of the references");
+                t = new Target(url, ReferenceFiles.resolve(url, base));
+                resolved.put(url, t);
             }
-            return u;
+            return t;
+        }
+
+        /** {@code {{name}}} in {@code text} replaced by its template, its length checked before it is built. */
+        String fill(String text, Map<String, String> templates) throws Malformed, LimitExceededException {
+            if (!text.contains("{{")) {
+                return text;
+            }
+            String f = filled.get(text);
+            if (f == null) {
+                budget.check(ReferenceBudget.url(filledLength(text, templates)), "a URL with its templates filled in");
+                f = ReferenceFiles.fill(text, templates);
+                filled.put(text, f);
+            }
+            return f;
+        }
+
+        /** The length of {@code text} with its templates filled in (unknown templates count as nothing). */
+        private static long filledLength(String text, Map<String, String> templates) {
+            Matcher m = TEMPLATE.matcher(text);
+            long n = text.length();
+            while (m.find()) {
+                String v = templates.get(m.group(1));
+                n += (v == null ? 0 : v.length()) - (m.end() - m.start());
+            }
+            return n;
         }
     }
 
@@ -277,7 +366,7 @@ public final class ReferenceFiles {
         return base.resolve(URI.create(encoded));
     }
 
-    private static String fill(String text, Map<String, String> templates) throws Malformed {
+    static String fill(String text, Map<String, String> templates) throws Malformed {
         if (!text.contains("{{")) {
             return text;
         }
@@ -292,144 +381,6 @@ public final class ReferenceFiles {
         }
         m.appendTail(b);
         return b.toString();
-    }
-
-    // gen -------------------------------------------------------------------------------------------
-
-    private static void generate(
-            Map<String, Ref> refs, JsonNode g, int index, Map<String, String> templates, Targets targets)
-            throws Malformed {
-        String where = "gen[" + index + "]";
-        if (!g.isObject()) {
-            throw new Malformed(where + ": not an object");
-        }
-        String key = text(g, "key", where, true);
-        String url = text(g, "url", where, true);
-        String offset = text(g, "offset", where, false);
-        String length = text(g, "length", where, false);
-        JsonNode dims = g.get("dimensions");
-        if (dims == null || !dims.isObject()) {
-            throw new Malformed(where + ".dimensions: missing or not an object");
-        }
-        List<String> names = new ArrayList<>();
-        List<List<Object>> values = new ArrayList<>();
-        long total = 1;
-        for (Map.Entry<String, JsonNode> e : dims.properties()) {
-            List<Object> vs = dimension(e.getValue(), where + ".dimensions." + e.getKey());
-            names.add(e.getKey());
-            values.add(vs);
-            total = vs.isEmpty() ? 0 : (total > MAX_GENERATED ? total : total * vs.size());
-            if (total > MAX_GENERATED || refs.size() + total > MAX_GENERATED) {
-                throw new Malformed(where + ": expands to more than " + MAX_GENERATED + " references");
-            }
-        }
-        int[] at = new int[names.size()];
-        Map<String, Object> vars = new HashMap<>();
-        for (long n = 0; n < total; n++) {
-            for (int d = 0; d < at.length; d++) {
-                vars.put(names.get(d), values.get(d).get(at[d]));
-            }
-            String k = GenExpressions.render(key, vars, templates, where + ".key");
-            String u = GenExpressions.render(url, vars, templates, where + ".url");
-            Ref r;
-            if (offset == null || length == null) {
-                r = range(u, 0, -1, targets);
-            } else {
-                long o = number(GenExpressions.render(offset, vars, templates, where + ".offset"), where + ".offset");
-                long l = number(GenExpressions.render(length, vars, templates, where + ".length"), where + ".length");
-                r = range(u, o, l, targets);
-            }
-            refs.put(k, r);
-            // itertools.product order: the last dimension varies fastest
-            for (int d = at.length - 1; d >= 0; d--) {
-                if (++at[d] < values.get(d).size()) {
-                    break;
-                }
-                at[d] = 0;
-            }
-        }
-    }
-
-    private static long number(String s, String where) throws Malformed {
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            throw new Malformed(where + ": '" + abbreviate(s) + "' is not a whole number");
-        }
-    }
-
-    private static String text(JsonNode g, String field, String where, boolean required) throws Malformed {
-        JsonNode v = g.get(field);
-        if (v == null || v.isNull()) {
-            if (required) {
-                throw new Malformed(where + "." + field + ": missing");
-            }
-            return null;
-        }
-        if (v.isTextual() || v.isIntegralNumber()) {
-            return v.asText();
-        }
-        throw new Malformed(where + "." + field + ": not a string or whole number");
-    }
-
-    private static List<Object> dimension(JsonNode d, String where) throws Malformed {
-        List<Object> vs = new ArrayList<>();
-        if (d.isArray()) {
-            if (d.size() > MAX_GENERATED) {
-                throw new Malformed(where + ": too many values");
-            }
-            for (JsonNode v : d) {
-                if (v.isIntegralNumber() && v.canConvertToLong()) {
-                    vs.add(v.asLong());
-                } else if (v.isTextual()) {
-                    vs.add(v.asText());
-                } else {
-                    throw new Malformed(where + ": values must be strings or whole numbers");
-                }
-            }
-            return vs;
-        }
-        if (d.isObject()) {
-            long start = field(d, "start", 0, where);
-            long stop = field(d, "stop", Long.MIN_VALUE, where);
-            long step = field(d, "step", 1, where);
-            if (stop == Long.MIN_VALUE) {
-                throw new Malformed(where + ".stop: missing");
-            }
-            if (step <= 0) {
-                throw new Malformed(where + ".step: must be positive");
-            }
-            if (stop > start && (stop - start) / step > MAX_GENERATED) {
-                throw new Malformed(where + ": expands to more than " + MAX_GENERATED + " values");
-            }
-            for (long v = start; v < stop; v += step) {
-                vs.add(v);
-            }
-            return vs;
-        }
-        if (d.isIntegralNumber()) {
-            // a bare number: range(n)
-            long stop = d.asLong();
-            if (stop > MAX_GENERATED) {
-                throw new Malformed(where + ": expands to more than " + MAX_GENERATED + " values");
-            }
-            for (long v = 0; v < stop; v++) {
-                vs.add(v);
-            }
-            return vs;
-        }
-        throw new Malformed(where + ": not a list or {start, stop, step}");
-    }
-
-    private static long field(JsonNode d, String name, long dflt, String where) throws Malformed {
-        JsonNode v = d.get(name);
-        if (v == null || v.isNull()) {
-            return dflt;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong() || Math.abs(v.asLong()) > (1L << 53)) {
-            throw new Malformed(where + "." + name + ": not a whole number");
-        }
-        return v.asLong();
     }
 
     static String abbreviate(String s) {

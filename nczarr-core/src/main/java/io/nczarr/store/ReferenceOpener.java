@@ -106,7 +106,8 @@ final class ReferenceOpener {
         }
         Map<String, Ref> refs;
         try {
-            refs = ReferenceFiles.parse(json, stripFragment(base));
+            // the parsed references count against the limit the reference file is read within
+            refs = ReferenceFiles.parse(json, stripFragment(base), location, limit);
         } catch (ReferenceFiles.Malformed e) {
             throw new StoreException(location, null, "malformed reference file: " + e.getMessage(), false, null);
         }

@@ -97,6 +97,40 @@ enum BombScenarios {
             Bombs.manyArraysV3Zip(dataset, 20_000, 16 << 10);
         }
     },
+    /**
+     * A 341-byte kerchunk file whose {@code gen} expands to the allowed 4,194,304 references: refused from the
+     * arithmetic, before one reference (or one range value) is made.
+     */
+    KERCHUNK_GEN_4M(Kind.KERCHUNK, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_OBJECT_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.kerchunk(dataset, Bombs.GEN_4M);
+        }
+    },
+    /** A 1 MiB template in 100,000 distinct URLs: refused by its filled-in size before the URLs are built. */
+    KERCHUNK_TEMPLATE_1MIB(Kind.KERCHUNK, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_OBJECT_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.kerchunkTemplate(dataset, 1 << 20, 100_000);
+        }
+    },
+    /** 1,500,000 {@code refs} entries (~40 MB of JSON, under the object limit): refused while streaming them. */
+    KERCHUNK_REFS_1_5M(Kind.KERCHUNK, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_OBJECT_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.kerchunkRefs(dataset, 1_500_000);
+        }
+    },
+    /**
+     * A Zarr v3 shard of 2^26 one-element inner chunks: its index is 1 GiB (a sparse file). A one-element read
+     * must refuse the index before fetching it, not run out of memory.
+     */
+    SHARD_INDEX_1GIB(Kind.DIRECTORY, Read.TEN, LimitExceededException.class, MemoryLimits.MAX_CHUNK_BYTES) {
+        @Override
+        void make(Path dataset) throws IOException {
+            Bombs.hugeShardIndex(dataset, 1 << 26);
+        }
+    },
     /** A whole-variable read of int64 x 2^28 (2 GiB, one Java array could hold it) in chunks of 1024. */
     SECTION_2GIB(Kind.DIRECTORY, Read.ALL, LimitExceededException.class, MemoryLimits.MAX_READ_BYTES) {
         @Override
@@ -111,7 +145,9 @@ enum BombScenarios {
     /** The kind of store the bomb is. */
     enum Kind {
         DIRECTORY,
-        ZIP
+        ZIP,
+        /** A kerchunk reference file, opened with {@code #mode=kerchunk}. */
+        KERCHUNK
     }
 
     /** What is read: ten elements, or the whole variable. */
@@ -140,7 +176,9 @@ enum BombScenarios {
     /** Opens the dataset and reads variable {@code v}: ten elements, or all of a variable made of fill. */
     void read(Path dataset) throws IOException {
         try (NcZarrOptions options = NcZarrOptions.builder().build();
-                OpenDataset ds = Datasets.open(Datasets.parse(dataset.toString()), options)) {
+                OpenDataset ds = Datasets.open(
+                        Datasets.parse(kind == Kind.KERCHUNK ? dataset.toUri() + "#mode=kerchunk" : dataset.toString()),
+                        options)) {
             VarModel v = ds.model().root().variables().get(0);
             ChunkReader reader = ds.reader(v);
             if (read == Read.ALL) {
@@ -153,7 +191,8 @@ enum BombScenarios {
 
     /** Where the dataset of this bomb is below {@code root}. */
     Path dataset(Path root) {
-        return root.resolve(name().toLowerCase(java.util.Locale.ROOT) + (kind == Kind.ZIP ? ".zip" : ""));
+        return root.resolve(name().toLowerCase(java.util.Locale.ROOT)
+                + (kind == Kind.ZIP ? ".zip" : kind == Kind.KERCHUNK ? ".json" : ""));
     }
 
     /** Runs every bomb on the datasets below {@code args[0]}; each line says how it ended. */

@@ -178,6 +178,68 @@ final class Bombs {
         return RawZip.write(file, entries);
     }
 
+    /** The {@code refs} every kerchunk bomb has: a group and an int8 variable {@code v} of 2^22 elements. */
+    private static final String KERCHUNK_META = "\".zgroup\": \"{\\\"zarr_format\\\": 2}\", \"v/.zarray\": "
+            + "{\"zarr_format\": 2, \"shape\": [4194304], \"chunks\": [1], \"dtype\": \"|i1\", \"compressor\": null,"
+            + " \"fill_value\": 0, \"order\": \"C\", \"filters\": null}";
+
+    /** 341 bytes of kerchunk: a gen of 2048 x 2048 references to one file (without the shared metadata). */
+    static final String GEN_4M =
+            "{\"version\": 1, \"templates\": {\"u\": \"data.bin\"}, \"gen\": [{\"key\": \"v/{{i*2048+j}}\","
+                    + " \"url\": \"{{u}}\", \"offset\": \"{{i*2048+j}}\", \"length\": \"1\", \"dimensions\": {\"i\": {\"stop\": 2048},"
+                    + " \"j\": {\"stop\": 2048}}}], \"refs\": {" + KERCHUNK_META + "}}";
+
+    static Path kerchunk(Path file, String json) throws IOException {
+        Files.writeString(file, json);
+        return file;
+    }
+
+    /** A template of {@code templateChars} characters in {@code refs} distinct target URLs. */
+    static Path kerchunkTemplate(Path file, int templateChars, int refs) throws IOException {
+        StringBuilder b = new StringBuilder(templateChars + refs * 40);
+        b.append("{\"version\": 1, \"templates\": {\"u\": \"").append("d".repeat(templateChars));
+        b.append("\"}, \"refs\": {").append(KERCHUNK_META);
+        for (int i = 0; i < refs; i++) {
+            b.append(", \"v/").append(i).append("\": [\"{{u}}/").append(i).append("\", 0, 1]");
+        }
+        return kerchunk(file, b.append("}}").toString());
+    }
+
+    /** A version 0 reference file of {@code refs} references of one byte each. */
+    static Path kerchunkRefs(Path file, int refs) throws IOException {
+        try (java.io.Writer w = Files.newBufferedWriter(file)) {
+            w.write("{" + KERCHUNK_META);
+            for (int i = 0; i < refs; i++) {
+                w.write(", \"v/" + i + "\": [\"d\", " + i + ", 1]");
+            }
+            w.write("}");
+        }
+        return file;
+    }
+
+    /**
+     * A Zarr v3 directory store with one int8 array {@code v} of one shard of {@code innerChunks} one-element
+     * inner chunks, its shard a sparse file as long as its index (16 bytes per inner chunk, and a crc32c).
+     */
+    static Path hugeShardIndex(Path dir, int innerChunks) throws IOException {
+        Files.createDirectories(dir.resolve("v/c"));
+        Files.writeString(dir.resolve("zarr.json"), "{\"zarr_format\": 3, \"node_type\": \"group\"}");
+        Files.writeString(
+                dir.resolve("v/zarr.json"),
+                "{\"zarr_format\": 3, \"node_type\": \"array\", \"shape\": [" + innerChunks
+                        + "], \"data_type\": \"int8\","
+                        + " \"chunk_grid\": {\"name\": \"regular\", \"configuration\": {\"chunk_shape\": ["
+                        + innerChunks
+                        + "]}}, \"chunk_key_encoding\": {\"name\": \"default\"}, \"fill_value\": 0, \"codecs\":"
+                        + " [{\"name\": \"sharding_indexed\", \"configuration\": {\"chunk_shape\": [1],"
+                        + " \"codecs\": [{\"name\": \"bytes\"}], \"index_codecs\": [{\"name\": \"bytes\","
+                        + " \"configuration\": {\"endian\": \"little\"}}, {\"name\": \"crc32c\"}]}}]}");
+        try (RandomAccessFile f = new RandomAccessFile(dir.resolve("v/c/0").toFile(), "rw")) {
+            f.setLength(16L * innerChunks + 4);
+        }
+        return dir;
+    }
+
     /** A directory store whose root {@code .zattrs} is a sparse file of {@code bytes} bytes. */
     static Path hugeZattrs(Path dir, long bytes) throws IOException {
         Files.createDirectories(dir);

@@ -275,8 +275,12 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         if (cf) {
             a = cf(v, name, names, lengths, hiddenVars);
         } else if (v.findAttribute("cfa_array") != null) {
-            CfaPartitions.Matrix m =
-                    CfaPartitions.parseJson(location, name, text(v, "cfa_array"), (int) FragmentGrid.MAX_FRAGMENTS);
+            CfaPartitions.Matrix m = CfaPartitions.parseJson(
+                    location,
+                    name,
+                    text(v, "cfa_array"),
+                    (int) FragmentGrid.MAX_FRAGMENTS,
+                    options.limits().metadata());
             a = CfaPartitions.toAggregation(location, name, "CFA-0.4", names, lengths, m.pmshape(), m.partitions());
         } else if (v.findAttribute("cfa_group") != null) {
             a = cfa05(v, name, names, lengths, hiddenGroups);
@@ -302,8 +306,20 @@ final class AggregationIosp extends AbstractIOServiceProvider {
         List<String> ids = null;
         List<Object> unique = null;
         int[] grid = new int[rows.length];
+        long cells = 1;
         for (int d = 0; d < rows.length; d++) {
             grid[d] = rows[d].length;
+            cells *= grid[d];
+            if (cells > FragmentGrid.MAX_FRAGMENTS) {
+                // before any per-fragment variable (uris, identifiers) is read
+                throw new MetadataException(
+                        location,
+                        map.getFullName(),
+                        name,
+                        "the map gives more than " + FragmentGrid.MAX_FRAGMENTS + " fragments (grid "
+                                + Arrays.toString(Arrays.copyOf(grid, d + 1)) + "...)",
+                        null);
+            }
         }
         if (ad.uris() != null) {
             Variable u = term(v, ad.uris(), "uris");
@@ -592,17 +608,6 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             throw new InvalidRangeException(location + ": variable '" + v.getFullName() + "': " + outOfRange);
         }
         long bytes = s.computeSize() * Math.max(1, v.getDataType().getSize());
-        if (bytes > options.limits().maxReadBytes()) {
-            throw new LimitExceededException(
-                    location,
-                    null,
-                    v.getFullName(),
-                    "the section " + s,
-                    bytes,
-                    NcZarrOptions.MAX_READ_BYTES,
-                    options.limits().maxReadBytes(),
-                    null);
-        }
         int rank = s.getRank();
         long[] origin = new long[rank];
         long[] count = new long[rank];
@@ -612,6 +617,22 @@ final class AggregationIosp extends AbstractIOServiceProvider {
             origin[d] = r.first();
             count[d] = r.length();
             stride[d] = r.stride();
+        }
+        // the plan (one piece per fragment touched) counts too: a read of a million fragments is refused before it
+        long pieceCount = av.aggregation().grid().pieceCount(origin, count, stride);
+        bytes = pieceCount > (Long.MAX_VALUE / 2 - bytes) / FragmentGrid.PLAN_BYTES_PER_PIECE
+                ? Long.MAX_VALUE
+                : bytes + pieceCount * FragmentGrid.PLAN_BYTES_PER_PIECE;
+        if (bytes > options.limits().maxReadBytes()) {
+            throw new LimitExceededException(
+                    location,
+                    null,
+                    v.getFullName(),
+                    "the section " + s + " (" + pieceCount + " fragment pieces)",
+                    bytes,
+                    NcZarrOptions.MAX_READ_BYTES,
+                    options.limits().maxReadBytes(),
+                    null);
         }
         Array result = Array.factory(av.values().type(), s.getShape());
         List<FragmentGrid.Piece> pieces = av.aggregation().grid().plan(origin, count, stride);

@@ -1,0 +1,85 @@
+package io.nczarr.meta;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nczarr.error.MetadataException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.model.ArrayMeta;
+import java.io.IOException;
+
+/** The fields of a Zarr v3 array's {@code zarr.json} that need no hierarchy: shape and chunk grid (fill values: {@link V3Fills}). */
+final class V3Fields {
+    private final String dataset;
+
+    V3Fields(String dataset) {
+        this.dataset = dataset;
+    }
+
+    int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
+        JsonNode grid = node.get("chunk_grid");
+        String gridName = grid == null ? "null" : grid.path("name").asText("");
+        if (!gridName.equals("regular")) {
+            throw new UnsupportedFeatureException(
+                    dataset,
+                    nodeKey,
+                    null,
+                    "chunk_grid " + gridName,
+                    "chunk_grid: only 'regular' is supported, not '" + gridName + "'",
+                    null);
+        }
+        long[] cs = longs(nodeKey, grid.path("configuration").get("chunk_shape"), "chunk_grid.chunk_shape");
+        if (cs.length != shape.length) {
+            throw new MetadataException(
+                    dataset,
+                    nodeKey,
+                    "chunk_grid: shape has " + shape.length + " dimensions but chunk_shape has " + cs.length);
+        }
+        int[] chunks = new int[cs.length];
+        long elements = 1;
+        for (int d = 0; d < cs.length; d++) {
+            if (cs[d] <= 0) {
+                throw new MetadataException(dataset, nodeKey, "chunk_grid: chunk length " + cs[d] + " is not positive");
+            }
+            if (cs[d] > Integer.MAX_VALUE) {
+                throw new UnsupportedFeatureException(
+                        dataset,
+                        nodeKey,
+                        null,
+                        "chunks of 2^31 elements or more along one dimension",
+                        "chunk_grid: chunk length " + cs[d] + " in dimension " + d + " is more than one Java array"
+                                + " holds (" + Integer.MAX_VALUE + ")",
+                        null);
+            }
+            chunks[d] = (int) cs[d];
+            elements *= cs[d];
+            if (elements * 8 > ArrayMeta.MAX_CHUNK_BYTES) {
+                throw new MetadataException(
+                        dataset,
+                        nodeKey,
+                        "chunk_grid: one chunk of " + grid.path("configuration").get("chunk_shape") + " would exceed "
+                                + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
+            }
+        }
+        return chunks;
+    }
+
+    long[] longs(String nodeKey, JsonNode n, String field) throws MetadataException {
+        if (n == null || !n.isArray()) {
+            throw new MetadataException(dataset, nodeKey, field + ": missing or not a list");
+        }
+        long[] out = new long[n.size()];
+        long total = 1;
+        for (int i = 0; i < out.length; i++) {
+            JsonNode v = n.get(i);
+            if (!v.isIntegralNumber() || !v.canConvertToLong() || v.longValue() < 0) {
+                throw new MetadataException(dataset, nodeKey, field + ": " + v + " is not a non-negative integer");
+            }
+            out[i] = v.longValue();
+            if (out[i] != 0 && total > Long.MAX_VALUE / out[i]) {
+                throw new MetadataException(dataset, nodeKey, field + ": more than 2^63 elements");
+            }
+            total *= Math.max(1, out[i]);
+        }
+        return out;
+    }
+}
