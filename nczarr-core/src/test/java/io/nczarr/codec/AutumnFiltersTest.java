@@ -98,4 +98,26 @@ class AutumnFiltersTest {
             assertThrows(CodecException.class, () -> codec(json, "<f8"), json);
         }
     }
+
+    @Test
+    void zstdWithSeveralFramesOrNoContentSize() throws IOException {
+        byte[] a = sequence(3000);
+        byte[] b = sequence(5000);
+        byte[] both = new byte[a.length + b.length];
+        System.arraycopy(a, 0, both, 0, a.length);
+        System.arraycopy(b, 0, both, a.length, b.length);
+        byte[] fa = com.github.luben.zstd.Zstd.compress(a);
+        byte[] fb = com.github.luben.zstd.Zstd.compress(b);
+        byte[] frames = new byte[fa.length + fb.length];
+        System.arraycopy(fa, 0, frames, 0, fa.length);
+        System.arraycopy(fb, 0, frames, fa.length, fb.length);
+        BytesBytesCodec zstd = (BytesBytesCodec) codec("{\"id\":\"zstd\"}", "|u1");
+        assertArrayEquals(both, zstd.decode(frames, both.length), "two frames (numcodecs >= 0.16.4 reads them)");
+        java.io.ByteArrayOutputStream bos = new java.io.ByteArrayOutputStream();
+        try (com.github.luben.zstd.ZstdOutputStream z = new com.github.luben.zstd.ZstdOutputStream(bos)) {
+            z.write(both); // streaming: the frame header has no content size
+        }
+        assertArrayEquals(both, zstd.decode(bos.toByteArray(), both.length), "no content size");
+        assertThrows(CodecException.class, () -> zstd.decode(frames, both.length - 1), "bounded");
+    }
 }
