@@ -205,7 +205,8 @@ final class ZarrReader {
         }
         String[] parts = name.split("/", -1);
         for (String p : parts) {
-            if (Names.problem(p) != null) {
+            // "." and ".." are names netCDF allows but no group path may step through
+            if (Names.problem(p) != null || p.equals(".") || p.equals("..")) {
                 return false;
             }
         }
