@@ -4,11 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
-import io.nczarr.store.ByteLimit;
-import io.nczarr.store.MemoryLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,26 +29,38 @@ public final class CfaPartitions {
     /** Memory one parsed partition is estimated to take (its record, arrays and strings, and its fragment). */
     public static final long BYTES_PER_PARTITION = 256;
 
-    /** Parses a CFA-0.4 {@code cfa_array} attribute, its partitions bounded by the default metadata limit. */
+    /** Parses a CFA-0.4 {@code cfa_array} attribute, its partitions bounded by their count only. */
     public static Matrix parseJson(String dataset, String variable, String json, int maxPartitions)
             throws NcZarrException {
-        return parseJson(
-                dataset, variable, json, maxPartitions, MemoryLimits.defaults().metadata());
+        return parseJson(dataset, variable, json, maxPartitions, "(none)", Long.MAX_VALUE);
     }
 
     /**
      * Parses a CFA-0.4 {@code cfa_array} attribute. The partitions are counted by a streaming pass first and
-     * refused (more than {@code maxPartitions}, or more than {@code budget} at {@link #BYTES_PER_PARTITION}
+     * refused (more than {@code maxPartitions}, or more than {@code budgetBytes} at {@link #BYTES_PER_PARTITION}
      * each) before any is made; then read one at a time, never the whole document as a tree.
+     *
+     * @param budgetProperty the memory limit's property ({@code nczarr.limits.maxMetadataBytes}), for the message
      */
-    public static Matrix parseJson(String dataset, String variable, String json, int maxPartitions, ByteLimit budget)
+    public static Matrix parseJson(
+            String dataset, String variable, String json, int maxPartitions, String budgetProperty, long budgetBytes)
             throws NcZarrException {
         try {
             long n = countPartitions(dataset, variable, json);
             if (n > maxPartitions) {
                 throw bad(dataset, variable, "cfa_array has " + n + " partitions, more than " + maxPartitions);
             }
-            budget.check(dataset, "cfa_array", variable, n + " CFA partitions", n * BYTES_PER_PARTITION);
+            if (n * BYTES_PER_PARTITION > budgetBytes) {
+                throw new LimitExceededException(
+                        dataset,
+                        "cfa_array",
+                        variable,
+                        n + " CFA partitions",
+                        n * BYTES_PER_PARTITION,
+                        budgetProperty,
+                        budgetBytes,
+                        null);
+            }
             long[] pmshape = null;
             List<String> pmdims = new ArrayList<>();
             List<CfaPartition> out = new ArrayList<>((int) n);

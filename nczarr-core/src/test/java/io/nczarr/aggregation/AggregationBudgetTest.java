@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.MetadataException;
-import io.nczarr.store.ByteLimit;
 import io.nczarr.store.MemoryLimits;
 import org.junit.jupiter.api.Test;
 
@@ -33,10 +32,10 @@ class AggregationBudgetTest {
 
     @Test
     void partitionsOverTheBudgetAreRefusedBeforeTheyAreParsed() {
-        ByteLimit budget = new ByteLimit(MemoryLimits.MAX_METADATA_BYTES, 1 << 20);
         LimitExceededException e = assertThrows(
                 LimitExceededException.class,
-                () -> CfaPartitions.parseJson("m.nc", "v", cfa(20_000), 1_000_000, budget));
+                () -> CfaPartitions.parseJson(
+                        "m.nc", "v", cfa(20_000), 1_000_000, MemoryLimits.MAX_METADATA_BYTES, 1 << 20));
         assertEquals(MemoryLimits.MAX_METADATA_BYTES, e.property());
         assertTrue(e.getMessage().contains("20000 CFA partitions"), e.getMessage());
         assertEquals("v", e.variable());
@@ -44,11 +43,11 @@ class AggregationBudgetTest {
 
     @Test
     void partitionsOverTheCountAreRefusedAndWithinBothAreParsed() throws Exception {
-        ByteLimit budget = new ByteLimit(MemoryLimits.MAX_METADATA_BYTES, 64 << 20);
+        String p = MemoryLimits.MAX_METADATA_BYTES;
         MetadataException e = assertThrows(
-                MetadataException.class, () -> CfaPartitions.parseJson("m.nc", "v", cfa(101), 100, budget));
+                MetadataException.class, () -> CfaPartitions.parseJson("m.nc", "v", cfa(101), 100, p, 64 << 20));
         assertTrue(e.getMessage().contains("101 partitions, more than 100"), e.getMessage());
-        CfaPartitions.Matrix m = CfaPartitions.parseJson("m.nc", "v", cfa(100), 100, budget);
+        CfaPartitions.Matrix m = CfaPartitions.parseJson("m.nc", "v", cfa(100), 100, p, 64 << 20);
         assertEquals(100, m.partitions().size());
         assertEquals("f99.nc", m.partitions().get(99).file());
         assertEquals(100, m.pmshape()[0]);

@@ -280,7 +280,8 @@ final class AggregationIosp extends AbstractIOServiceProvider {
                     name,
                     text(v, "cfa_array"),
                     (int) FragmentGrid.MAX_FRAGMENTS,
-                    options.limits().metadata());
+                    options.limits().metadata().property(),
+                    options.limits().metadata().bytes());
             a = CfaPartitions.toAggregation(location, name, "CFA-0.4", names, lengths, m.pmshape(), m.partitions());
         } else if (v.findAttribute("cfa_group") != null) {
             a = cfa05(v, name, names, lengths, hiddenGroups);

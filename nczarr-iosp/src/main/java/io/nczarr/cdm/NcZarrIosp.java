@@ -113,15 +113,9 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             throw Guard.unexpected(location(), null, e);
         } catch (OutOfMemoryError e) {
             // the netCDF-Java objects of a large hierarchy did not fit the heap
+            NcZarrOptions o = dataset != null ? dataset.options() : NcZarrOptions.shared();
             throw PoolFailures.outOfMemory(
-                    location(),
-                    null,
-                    null,
-                    "building the netCDF objects",
-                    (dataset != null ? dataset.options() : NcZarrOptions.shared())
-                            .limits()
-                            .metadata(),
-                    e);
+                    location(), null, null, "building the objects", o.limits().metadata(), e);
         }
     }
 
