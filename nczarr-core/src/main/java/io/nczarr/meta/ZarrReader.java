@@ -204,10 +204,11 @@ final class ZarrReader {
         }
         String[] parts = name.split("/", -1);
         for (String p : parts) {
-            if (Names.problem(p) != null) {
+            if (p.isEmpty() || p.equals(".") || p.equals("..") || Names.problem(p) != null) {
                 return false;
             }
         }
-        return groupExists(name.substring(0, name.lastIndexOf('/')));
+        String group = name.substring(0, name.lastIndexOf('/'));
+        return StoreKeys.isSafe(group) && groupExists(group);
     }
 }
