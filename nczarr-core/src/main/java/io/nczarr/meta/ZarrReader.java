@@ -76,7 +76,6 @@ final class ZarrReader {
     }
 
     private GroupModel readGroup(String name, String path, String key) throws IOException {
-        GroupDepth.check(dataset, StoreKeys.join(key, ".zgroup"), path);
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
         List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, Map.of());
         List<VarModel> vars = new ArrayList<>();
@@ -205,11 +204,11 @@ final class ZarrReader {
         }
         String[] parts = name.split("/", -1);
         for (String p : parts) {
-            // "." and ".." are names netCDF allows but no group path may step through
-            if (Names.problem(p) != null || p.equals(".") || p.equals("..")) {
+            if (p.isEmpty() || p.equals(".") || p.equals("..") || Names.problem(p) != null) {
                 return false;
             }
         }
-        return groupExists(name.substring(0, name.lastIndexOf('/')));
+        String group = name.substring(0, name.lastIndexOf('/'));
+        return StoreKeys.isSafe(group) && groupExists(group);
     }
 }

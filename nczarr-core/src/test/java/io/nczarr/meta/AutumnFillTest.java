@@ -120,10 +120,13 @@ class AutumnFillTest {
                 .put("lat/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"lat\"]}")
                 .put("bad/.zarray", String.format(zarray, 2, 2))
                 .put("bad/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"nogroup/x\"]}")
+                .put("up/.zarray", String.format(zarray, 2, 2))
+                .put("up/.zattrs", "{\"_ARRAY_DIMENSIONS\":[\"../..\"]}")
                 .build();
         DatasetModel m = MetadataReader.read(s, DatasetUrl.Format.ZARR, true);
         assertEquals(java.util.List.of("/lat"), var(m, "lat").dimensions());
         assertEquals(java.util.List.of("/_zdim_2"), var(m, "bad").dimensions(), "no group 'nogroup': anonymous");
+        assertEquals(java.util.List.of("/_zdim_2"), var(m, "up").dimensions(), "'../..' escapes: anonymous");
         io.nczarr.model.GroupModel obs = m.root().groups().get(0);
         assertEquals("station", obs.dimensions().get(0).name());
         assertEquals(3, obs.dimensions().get(0).length());
