@@ -76,6 +76,7 @@ final class ZarrReader {
     }
 
     private GroupModel readGroup(String name, String path, String key) throws IOException {
+        GroupDepth.check(dataset, StoreKeys.join(key, ".zgroup"), path);
         ObjectNode zattrs = meta.object(StoreKeys.join(key, ".zattrs")).orElse(null);
         List<Attr> attrs = Attributes.parse(dataset, StoreKeys.join(key, ".zattrs"), zattrs, Map.of());
         List<VarModel> vars = new ArrayList<>();
