@@ -247,7 +247,7 @@ final class Quicklook {
             }
         }
         int cell = Math.max(1, Math.min(40, TARGET / Math.max(px, py)));
-        boolean flipped = increasing(v, rank - 2);
+        boolean flipped = QuicklookAxes.increasing(v, rank - 2);
         int plotW = px * cell;
         int plotH = py * cell;
         int transparent = 0;
@@ -366,24 +366,6 @@ final class Quicklook {
             return text + " (" + fmt(value) + (units.isEmpty() ? "" : " " + units) + ")";
         } catch (IOException | InvalidRangeException | RuntimeException e) {
             return text;
-        }
-    }
-
-    /** Whether the dimension's 1-D coordinate increases (then its first row goes at the bottom). */
-    private static boolean increasing(Variable v, int d) {
-        Variable coord =
-                v.getParentGroup().findVariableOrInParent(v.getDimension(d).getShortName());
-        if (coord == null
-                || coord.getRank() != 1
-                || coord.getSize() < 2
-                || !coord.getDataType().isNumeric()) {
-            return false;
-        }
-        try {
-            Array c = coord.read();
-            return c.getDouble(c.getSize() > 1 ? 1 : 0) > c.getDouble(0);
-        } catch (IOException e) {
-            return false;
         }
     }
 
