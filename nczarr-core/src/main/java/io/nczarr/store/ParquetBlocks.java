@@ -110,7 +110,8 @@ final class ParquetBlocks {
                     evict();
                 }
                 return bytes;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
+                // an Error too: a reader waiting for this fetch must not wait forever
                 synchronized (cache) {
                     cache.remove(b);
                 }
@@ -123,6 +124,9 @@ final class ParquetBlocks {
         } catch (CompletionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
             throw e;
         } catch (CancellationException e) {

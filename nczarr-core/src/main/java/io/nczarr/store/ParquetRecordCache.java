@@ -73,7 +73,8 @@ final class ParquetRecordCache {
                     evict(file);
                 }
                 return r;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
+                // an Error too: a reader waiting for this fetch must not wait forever
                 synchronized (cache) {
                     cache.remove(file);
                 }
@@ -86,6 +87,9 @@ final class ParquetRecordCache {
         } catch (CompletionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
             throw e;
         } catch (CancellationException e) {

@@ -258,7 +258,8 @@ public final class ReferenceStore implements Store {
                     evict();
                 }
                 return bytes;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | Error e) {
+                // an Error too: a reader waiting for this fetch must not wait forever
                 synchronized (cache) {
                     cache.remove(b);
                 }
@@ -271,6 +272,9 @@ public final class ReferenceStore implements Store {
         } catch (CompletionException e) {
             if (e.getCause() instanceof IOException io) {
                 throw io;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
             }
             throw e;
         } catch (java.util.concurrent.CancellationException e) {
