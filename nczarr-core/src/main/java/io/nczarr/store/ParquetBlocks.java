@@ -2,16 +2,10 @@ package io.nczarr.store;
 
 import io.nczarr.store.parquet.ReferenceRecords;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 /**
@@ -30,14 +24,10 @@ final class ParquetBlocks {
         byte[] read(Block b) throws IOException;
     }
 
-    private final long budget;
-    /** Guarded by itself. */
-    private final LinkedHashMap<Block, CompletableFuture<byte[]>> cache = new LinkedHashMap<>(16, 0.75f, true);
-
-    private long cached;
+    private final SingleFlightCache<Block, byte[]> cache;
 
     ParquetBlocks(long budget) {
-        this.budget = budget;
+        this.cache = new SingleFlightCache<>(budget, bytes -> bytes.length, false);
     }
 
     /**
@@ -91,64 +81,10 @@ final class ParquetBlocks {
 
     /** The bytes of {@code b}: fetched once, however many readers want them at the same time, then cached. */
     byte[] bytes(Block b, Fetch fetch) throws IOException {
-        CompletableFuture<byte[]> f;
-        boolean mine = false;
-        synchronized (cache) {
-            f = cache.get(b);
-            if (f == null) {
-                f = new CompletableFuture<>();
-                cache.put(b, f);
-                mine = true;
-            }
-        }
-        if (mine) {
-            try {
-                byte[] bytes = fetch.read(b);
-                f.complete(bytes);
-                synchronized (cache) {
-                    cached += b.length();
-                    evict();
-                }
-                return bytes;
-            } catch (IOException | RuntimeException | Error e) {
-                // an Error too: a reader waiting for this fetch must not wait forever
-                synchronized (cache) {
-                    cache.remove(b);
-                }
-                f.completeExceptionally(e);
-                throw e;
-            }
-        }
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        } catch (CancellationException e) {
-            throw new InterruptedIOException("cancelled");
-        }
-    }
-
-    private void evict() {
-        var it = cache.entrySet().iterator();
-        while (cached > budget && it.hasNext()) {
-            Map.Entry<Block, CompletableFuture<byte[]>> e = it.next();
-            if (e.getValue().isDone() && !e.getValue().isCompletedExceptionally()) {
-                cached -= e.getKey().length();
-                it.remove();
-            }
-        }
+        return cache.get(b, fetch::read);
     }
 
     void clear() {
-        synchronized (cache) {
-            cache.clear();
-            cached = 0;
-        }
+        cache.clear();
     }
 }

@@ -10,14 +10,11 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * A virtual Zarr store described by a kerchunk reference file ({@link ReferenceFiles}): each key is inline
@@ -50,10 +47,7 @@ public final class ReferenceStore implements Store {
     private final ByteLimit objectLimit;
     private final Map<String, Block> blocks;
     private final boolean remote;
-    private final long cacheBytes;
-
-    private final LinkedHashMap<Block, CompletableFuture<byte[]>> cache = new LinkedHashMap<>(16, 0.75f, true);
-    private long cached;
+    private final SingleFlightCache<Block, byte[]> cache;
     /** Blocks whose coalesced read failed for good: their keys are read one by one. */
     private final java.util.Set<Block> failedBlocks = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -69,7 +63,7 @@ public final class ReferenceStore implements Store {
         this.blocks = coalesce(refs);
         this.remote =
                 refs.values().stream().anyMatch(r -> r instanceof Ref.Range g && ReferenceTargets.isRemote(g.target()));
-        this.cacheBytes = Math.min(CACHE, limits.maxReadBytes());
+        this.cache = new SingleFlightCache<>(Math.min(CACHE, limits.maxReadBytes()), bytes -> bytes.length, false);
     }
 
     /**
@@ -239,59 +233,7 @@ public final class ReferenceStore implements Store {
 
     /** The bytes of a block: fetched once, however many readers want it at the same time, then cached. */
     private byte[] block(Block b) throws IOException {
-        CompletableFuture<byte[]> f;
-        boolean mine = false;
-        synchronized (cache) {
-            f = cache.get(b);
-            if (f == null) {
-                f = new CompletableFuture<>();
-                cache.put(b, f);
-                mine = true;
-            }
-        }
-        if (mine) {
-            try {
-                byte[] bytes = targets.read(b.target(), b.offset(), b.length());
-                f.complete(bytes);
-                synchronized (cache) {
-                    cached += b.length();
-                    evict();
-                }
-                return bytes;
-            } catch (IOException | RuntimeException | Error e) {
-                // an Error too: a reader waiting for this fetch must not wait forever
-                synchronized (cache) {
-                    cache.remove(b);
-                }
-                f.completeExceptionally(e);
-                throw e;
-            }
-        }
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new InterruptedIOException("cancelled");
-        }
-    }
-
-    /** Drops the least recently used fetched blocks while the cache holds more than its bound. */
-    private void evict() {
-        var it = cache.entrySet().iterator();
-        while (cached > cacheBytes && it.hasNext()) {
-            Map.Entry<Block, CompletableFuture<byte[]>> e = it.next();
-            if (e.getValue().isDone() && !e.getValue().isCompletedExceptionally()) {
-                cached -= e.getKey().length();
-                it.remove();
-            }
-        }
+        return cache.get(b, k -> targets.read(k.target(), k.offset(), k.length()));
     }
 
     private StoreException bad(String key, Ref.Bad bad) {
@@ -338,10 +280,7 @@ public final class ReferenceStore implements Store {
     @Override
     public void close() {
         targets.close();
-        synchronized (cache) {
-            cache.clear();
-            cached = 0;
-        }
+        cache.clear();
     }
 
     @Override
