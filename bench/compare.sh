@@ -5,8 +5,8 @@
 # comparison") with time or throughput per reader, ratios ours ÷ theirs, request counts on S3 and
 # the load average.
 #
-#  1. makes the anchor venvs when missing: BENCH_VENV3 (default /tmp/v3venv) from
-#     bench/requirements-anchors.txt (tensorstore, zarr-python 3, s3fs), BENCH_VENV2 (default
+#  1. makes the anchor venvs when missing: BENCH_VENV3 (default /tmp/anchors-312, Python 3.12 from
+#     BENCH_PYTHON312) from bench/requirements-anchors.txt (tensorstore, zarrs, zarr-python 3.4, s3fs), BENCH_VENV2 (default
 #     /tmp/venv-16) from bench/requirements-anchors-zarr2.txt (zarr-python 2.18);
 #  2. writes the datasets once with zarr-python 2 (bench/make_compare.py) into bench-data/compare
 #     (bench-data/compare-quick with --quick; not committed);
@@ -15,13 +15,15 @@
 #     behind a relay adding --latency ms per request.
 #
 # usage: bench/compare.sh [--quick] [--latency MS] [--iters N] [--s3-iters N] [--cli-iters N]
-#                         [--libs tensorstore,zarr3,zarr2] [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli]
+#                         [--libs tensorstore,zarrs,zarr3,zarr2] [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli]
 #   --quick   small data (2-day cubes, 1,000 chunks) and 2/1/1 iterations: checks the whole chain
 #             and the values in about a minute; its times mean nothing
 # env: BENCH_DATA (default ./bench-data), BENCH_VENV3, BENCH_VENV2, JAVA_OPTS (default -Xmx2g)
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-venv3="${BENCH_VENV3:-/tmp/v3venv}"
+venv3="${BENCH_VENV3:-/tmp/anchors-312}"
+# zarr-python 3.4 and zarrs need Python >= 3.12
+py312="${BENCH_PYTHON312:-$HOME/.pyenv/versions/3.12.1/bin/python3}"
 venv2="${BENCH_VENV2:-/tmp/venv-16}"
 quick=0
 days=30 rows=1000 iters=5 s3iters=3 cliiters=3
@@ -46,16 +48,16 @@ if [ "$quick" = 1 ]; then
 fi
 data="${BENCH_DATA:-$home/bench-data}/compare$([ "$quick" = 1 ] && echo -quick || true)"
 
-venv() { # DIR REQUIREMENTS
+venv() { # DIR REQUIREMENTS [PYTHON]
   if [ ! -x "$1/bin/python" ]; then
     echo "making $1 from $2" >&2
-    python3 -m venv "$1"
+    "${3:-python3}" -m venv "$1"
     "$1/bin/pip" install -q -r "$2" >&2
   fi
 }
-venv "$venv3" "$home/bench/requirements-anchors.txt"
+venv "$venv3" "$home/bench/requirements-anchors.txt" "$py312"
 venv "$venv2" "$home/bench/requirements-anchors-zarr2.txt"
-for v in "$venv3:tensorstore zarr s3fs" "$venv2:zarr"; do
+for v in "$venv3:tensorstore zarr zarrs s3fs" "$venv2:zarr"; do
   "${v%%:*}/bin/python" - "${v#*:}" <<'PY' >&2 || true
 import importlib, sys
 for m in sys.argv[1].split():

@@ -129,7 +129,7 @@ def zarr_reader(where, v3):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lib", required=True, choices=["tensorstore", "zarr3", "zarr2"])
+    p.add_argument("--lib", required=True, choices=["tensorstore", "zarrs", "zarr3", "zarr2"])
     p.add_argument("--data", required=True)
     p.add_argument("--s3")
     p.add_argument("--iters", type=int, default=3)
@@ -148,11 +148,19 @@ def main():
             except ImportError:
                 print("%s on S3 needs s3fs (not installed): skipped" % args.lib, file=sys.stderr)
                 return
-        open_array, read, open_group = zarr_reader(where, args.lib == "zarr3")
+        if args.lib == "zarrs":  # zarr-python 3 with the zarrs (Rust) codec pipeline
+            import zarr
+            import zarrs  # noqa: F401
+
+            zarr.config.set({"codec_pipeline.path": "zarrs.ZarrsCodecPipeline"})
+        open_array, read, open_group = zarr_reader(where, args.lib != "zarr2")
     ds = man["datasets"]
     if args.lib == "tensorstore":
         from importlib.metadata import version
         print("VERSION tensorstore " + version("tensorstore"), flush=True)
+    elif args.lib == "zarrs":
+        from importlib.metadata import version
+        print("VERSION zarrs %s" % version("zarrs"), flush=True)
     else:
         import zarr
         print("VERSION %s %s" % (args.lib, zarr.__version__), flush=True)

@@ -2,27 +2,27 @@
 # Zarr v3 sharding benchmark (issue 11): one float32 4096 x 4096 array, shards 1024 x 1024, inner
 # chunks 128 x 128, zstd 3, written by zarr-python 3 (bench/make_v3_sharded.py, once, into
 # bench-data/, not committed). Reads it whole, one inner chunk and one row (1 x 4096, across 4
-# shards) with ours, tensorstore (zarr3 driver) and zarr-python 3, locally and from the loopback
+# shards) with ours, tensorstore (zarr3 driver), zarrs and zarr-python 3, locally and from the loopback
 # S3 server behind a relay that adds a latency per request and counts requests
 # (io.nczarr.cli.bench.V3Benchmark; the baselines run as bench/v3_read.py child processes).
 # Prints a Markdown table (docs/performance.md, "Zarr v3 sharded reads") and the load average.
 #
-# usage: bench/v3-bench.sh [--latency MS] [--iters N] [--s3-iters N] [--libs tensorstore,zarr]
-# env:   BENCH_DATA (default ./bench-data), V3PY (python with test-data/requirements-v3.txt, plus
-#        s3fs for zarr-python on S3; default /tmp/v3venv/bin/python)
+# usage: bench/v3-bench.sh [--latency MS] [--iters N] [--s3-iters N] [--libs tensorstore,zarrs,zarr]
+# env:   BENCH_DATA (default ./bench-data), V3PY (python with bench/requirements-anchors.txt: tensorstore,
+#        zarrs, zarr-python 3.4, s3fs; default the compare.sh venv, BENCH_VENV3 or /tmp/anchors-312)
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 data="${BENCH_DATA:-$home/bench-data}"
-py="${V3PY:-/tmp/v3venv/bin/python}"
+py="${V3PY:-${BENCH_VENV3:-/tmp/anchors-312}/bin/python}"
 if [ ! -x "$py" ]; then
-  echo "no $py: python3 -m venv /tmp/v3venv && /tmp/v3venv/bin/pip install -r test-data/requirements-v3.txt s3fs" >&2
+  echo "no $py: ~/.pyenv/versions/3.12.1/bin/python3 -m venv /tmp/anchors-312 && /tmp/anchors-312/bin/pip install -r bench/requirements-anchors.txt (or run bench/compare.sh once)" >&2
   exit 2
 fi
 mkdir -p "$data"
 if [ ! -f "$data/v3sharded.expected.json" ] || [ ! -d "$data/v3sharded.zarr" ]; then
   "$py" "$home/bench/make_v3_sharded.py" "$data" >&2
 fi
-libs="tensorstore,zarr"
+libs="tensorstore,zarrs,zarr"
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in

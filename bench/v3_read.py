@@ -5,7 +5,7 @@
 Run by io.nczarr.cli.bench.V3Benchmark (which owns the S3 server and its counting relay), but
 also usable alone for local reads:
 
-  v3_read.py --lib tensorstore|zarr --manifest bench-data/v3sharded.expected.json \
+  v3_read.py --lib tensorstore|zarrs|zarr --manifest bench-data/v3sharded.expected.json \
              [--local DIR | --s3 http://127.0.0.1:PORT/bucket/key] [--iters 3] [--workloads whole,chunk,row]
              [--count]
 
@@ -59,6 +59,10 @@ def opener(args):
         return open_, read
     import zarr
 
+    if args.lib == "zarrs":  # zarr-python 3 with the zarrs (Rust) codec pipeline
+        import zarrs  # noqa: F401
+
+        zarr.config.set({"codec_pipeline.path": "zarrs.ZarrsCodecPipeline"})
     if args.local:
         def open_():
             return zarr.open_array(args.local, mode="r")
@@ -81,7 +85,7 @@ def sha(a):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--lib", required=True, choices=["tensorstore", "zarr"])
+    p.add_argument("--lib", required=True, choices=["tensorstore", "zarrs", "zarr"])
     p.add_argument("--manifest", required=True)
     p.add_argument("--local")
     p.add_argument("--s3")
@@ -89,7 +93,7 @@ def main():
     p.add_argument("--workloads", default="whole,chunk,row")
     p.add_argument("--count", action="store_true")
     args = p.parse_args()
-    if args.lib == "zarr" and args.s3:
+    if args.lib in ("zarr", "zarrs") and args.s3:
         try:
             import s3fs  # noqa: F401
         except ImportError:

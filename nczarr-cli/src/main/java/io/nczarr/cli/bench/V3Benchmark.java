@@ -38,7 +38,7 @@ import ucar.nc2.Variable;
  *
  * <pre>
  * usage: V3Benchmark --data DIR --python PY --script v3_read.py [--latency MS] [--iters N]
- *        [--s3-iters N] [--libs tensorstore,zarr] [--var NAME]
+ *        [--s3-iters N] [--libs tensorstore,zarrs,zarr] [--var NAME]
  *        --section NAME:o0,o1:s0,s1:SHA256 ...
  * </pre>
  */
@@ -58,7 +58,7 @@ public final class V3Benchmark {
         long latencyMs = 20;
         int iters = 5;
         int s3Iters = 3;
-        List<String> libs = List.of("tensorstore", "zarr");
+        List<String> libs = List.of("tensorstore", "zarrs", "zarr");
         String var = "field";
         List<Section> sections = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -146,7 +146,7 @@ public final class V3Benchmark {
                         c.ok() ? "" : "WRONG VALUES"));
             }
         }
-        print(results, sections, libs, latencyMs, iters, s3Iters);
+        V3Table.print(results, sections, libs, latencyMs, iters, s3Iters);
         System.out.printf(
                 Locale.ROOT,
                 "%nFetch floor on S3 +%d ms: every shard object by one plain GET, all in parallel (java.net.http,"
@@ -337,116 +337,5 @@ public final class V3Benchmark {
         ByteBuffer b = ByteBuffer.allocate(f.length * 4).order(ByteOrder.LITTLE_ENDIAN);
         b.asFloatBuffer().put(f);
         return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b.array()));
-    }
-
-    private static String req(CountingProxy.Counts c) {
-        if (c == null) {
-            return "–";
-        }
-        String s = String.valueOf(c.total());
-        if (c.list() + c.head() + c.other() > 0) {
-            s += " (" + c.get() + " GET, " + c.list() + " LIST, " + c.head() + " HEAD"
-                    + (c.other() > 0 ? ", " + c.other() + " other" : "") + ")";
-        }
-        return s;
-    }
-
-    private static String mb(double bytes, double seconds) {
-        return String.format(Locale.ROOT, "%,.0f", bytes / seconds / 1e6);
-    }
-
-    private static void print(
-            Map<String, Map<String, Map<String, Cell>>> results,
-            List<Section> sections,
-            List<String> libs,
-            long latencyMs,
-            int iters,
-            int s3Iters) {
-        Map<String, String> label = Map.of("tensorstore", "tensorstore", "zarr", "zarr-python");
-        StringBuilder h = new StringBuilder("| where | workload | ours: s");
-        StringBuilder sep = new StringBuilder("|---|---|---:");
-        for (String l : libs) {
-            h.append(" | ").append(label.get(l)).append(": s");
-            sep.append("|---:");
-        }
-        for (String l : libs) {
-            h.append(" | ours ÷ ").append(label.get(l));
-            sep.append("|---:");
-        }
-        h.append(" | requests ours: open (best s) / read (MiB)");
-        sep.append("|---");
-        for (String l : libs) {
-            h.append(" | requests ").append(label.get(l)).append(": open (best s) / read (MiB)");
-            sep.append("|---");
-        }
-        System.out.printf(
-                Locale.ROOT,
-                "Best read of %d (local) / %d (S3) after a warm-up, fresh open each run; S3 = loopback S3 server,"
-                        + " anonymous, %d ms added per request; whole-read MB/s in parentheses (10^6 bytes decoded);"
-                        + " ratio = their time ÷ ours (> 1: ours faster).%n%n",
-                iters,
-                s3Iters,
-                latencyMs);
-        System.out.println(h.append(" |"));
-        System.out.println(sep.append("|"));
-        for (var e : results.entrySet()) {
-            String where = e.getKey().equals("s3") ? "S3 +" + latencyMs + " ms" : "local";
-            Map<String, Cell> ours = e.getValue().get("ours");
-            for (Section s : sections) {
-                Cell o = ours.get(s.name());
-                double bytes = 4.0 * s.shape()[0] * s.shape()[1];
-                boolean whole = s.name().equals("whole");
-                StringBuilder r = new StringBuilder();
-                r.append("| ")
-                        .append(where)
-                        .append(" | ")
-                        .append(s.name())
-                        .append(" [")
-                        .append(s.origin()[0])
-                        .append(':')
-                        .append(s.origin()[0] + s.shape()[0])
-                        .append(", ")
-                        .append(s.origin()[1])
-                        .append(':')
-                        .append(s.origin()[1] + s.shape()[1])
-                        .append(']');
-                r.append(" | ").append(time(o)).append(whole ? " (" + mb(bytes, o.readSeconds()) + " MB/s)" : "");
-                for (String l : libs) {
-                    Cell c = e.getValue().getOrDefault(l, Map.of()).get(s.name());
-                    r.append(" | ")
-                            .append(
-                                    c == null
-                                            ? "–"
-                                            : time(c) + (whole ? " (" + mb(bytes, c.readSeconds()) + " MB/s)" : ""));
-                }
-                for (String l : libs) {
-                    Cell c = e.getValue().getOrDefault(l, Map.of()).get(s.name());
-                    r.append(" | ")
-                            .append(
-                                    c == null
-                                            ? "–"
-                                            : String.format(Locale.ROOT, "%.2f", c.readSeconds() / o.readSeconds()));
-                }
-                r.append(" | ").append(counts(o));
-                for (String l : libs) {
-                    Cell c = e.getValue().getOrDefault(l, Map.of()).get(s.name());
-                    r.append(" | ").append(c == null ? "–" : counts(c));
-                }
-                System.out.println(r.append(" |"));
-            }
-        }
-    }
-
-    private static String time(Cell c) {
-        return String.format(Locale.ROOT, c.readSeconds() < 0.1 ? "%.4f" : "%.3f", c.readSeconds())
-                + (c.ok() ? "" : " WRONG");
-    }
-
-    private static String counts(Cell c) {
-        if (c.read() == null) {
-            return "–";
-        }
-        return req(c.open()) + String.format(Locale.ROOT, " in %.3f s", c.openSeconds()) + " / " + req(c.read())
-                + String.format(Locale.ROOT, " (%.2f)", c.read().responseBytes() / 1048576.0);
     }
 }
