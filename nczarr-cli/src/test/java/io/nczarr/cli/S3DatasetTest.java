@@ -180,7 +180,12 @@ class S3DatasetTest {
             assertTrue(s3.signed.maxInFlight() > 1, "metadata requests overlap: " + s3.signed.maxInFlight());
         }
         CountingProxy.Counts prefetched = s3.signed.counts();
-        assertEquals(oneAtATime.get(), prefetched.get(), "the same objects, no speculative GETs");
+        List<String> keys =
+                s3.signed.requests().stream().map(CountingProxy.Request::path).toList();
+        // one speculative GET only: the root zarr.json, asked for together with .zmetadata and .zgroup so a v3
+        // open costs one round trip for the three (a v2 store answers it with 404)
+        assertEquals(oneAtATime.get() + 1, prefetched.get(), "the same objects and the root probe: " + keys);
+        assertTrue(keys.stream().anyMatch(k -> k.endsWith("/zarr.json")), keys.toString());
         assertEquals(0, prefetched.list() + prefetched.head());
     }
 

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.Executor;
 
 /**
  * Consolidated metadata ({@code .zmetadata}, written by zarr-python, xarray and netcdf-c 4.10):
@@ -25,13 +24,16 @@ final class ConsolidatedMetadata implements MetadataSource {
     private final Map<String, ObjectNode> objects = new HashMap<>();
     private final Map<String, TreeSet<String>> children = new HashMap<>();
 
-    private ConsolidatedMetadata(Store store, Executor prefetcher) {
-        this.others = new StoreMetadata(store, prefetcher);
+    private ConsolidatedMetadata(MetadataSource others) {
+        this.others = others;
     }
 
-    /** The consolidated view if {@code .zmetadata} exists at the root, else empty. */
-    static Optional<MetadataSource> open(Store store, Executor prefetcher) throws IOException {
-        Optional<ObjectNode> zm = Json.readObject(store, ".zmetadata");
+    /**
+     * The consolidated view if {@code .zmetadata} exists at the root, else empty; objects it does not hold
+     * come from {@code others} (which also answers the {@code .zmetadata} look).
+     */
+    static Optional<MetadataSource> open(Store store, MetadataSource others) throws IOException {
+        Optional<ObjectNode> zm = others.object(".zmetadata");
         if (zm.isEmpty()) {
             return Optional.empty();
         }
@@ -52,7 +54,7 @@ final class ConsolidatedMetadata implements MetadataSource {
         if (meta == null || !meta.isObject()) {
             throw new MetadataException(store.location(), ".zmetadata", "no \"metadata\" object");
         }
-        ConsolidatedMetadata c = new ConsolidatedMetadata(store, prefetcher);
+        ConsolidatedMetadata c = new ConsolidatedMetadata(others);
         Iterator<Map.Entry<String, JsonNode>> it = meta.properties().iterator();
         while (it.hasNext()) {
             Map.Entry<String, JsonNode> e = it.next();

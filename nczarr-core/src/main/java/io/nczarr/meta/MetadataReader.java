@@ -8,11 +8,14 @@ import io.nczarr.model.GroupModel;
 import io.nczarr.store.Store;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 
 /** Entry point of the metadata layer: store -> {@link DatasetModel}. Decides NCZarr vs pure Zarr. */
 public final class MetadataReader {
+    private static final List<String> ROOT_PROBES = List.of(".zmetadata", ".zgroup", "zarr.json");
+
     private MetadataReader() {}
 
     /**
@@ -37,14 +40,18 @@ public final class MetadataReader {
     public static DatasetModel read(
             Store store, DatasetUrl.Format format, boolean xarrayDimensions, Executor prefetcher) throws IOException {
         String dataset = store.location();
-        MetadataSource meta = ConsolidatedMetadata.open(store, prefetcher).orElse(MetadataSource.of(store, prefetcher));
+        StoreMetadata objects = new StoreMetadata(store, prefetcher);
+        // a remote store is asked for the three objects that tell the format at once: one round trip instead of
+        // three for a v3 open, for one more (absent) object in a v2 open
+        objects.probe(ROOT_PROBES);
+        MetadataSource meta = ConsolidatedMetadata.open(store, objects).orElse(objects);
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
             // Zarr v3 is looked for only when a v2 group is absent, so a v2 open costs no extra request; a v2
             // root array (refused below) is looked for after v3, so a v3 open costs no .zarray probe
             Optional<ObjectNode> zarrJson = meta.object("zarr.json");
             if (zarrJson.isPresent()) {
-                return ZarrV3.read(store, zarrJson.get(), format, prefetcher);
+                return ZarrV3.read(store, zarrJson.get(), format, objects);
             }
             if (meta.object(".zarray").isPresent()) {
                 throw new MetadataException(

@@ -80,6 +80,28 @@ final class StoreMetadata implements MetadataSource {
     }
 
     /**
+     * Asks a remote store for objects that may not exist, all at once, and keeps them for every later look
+     * (unlike {@link #prefetch}, whose objects are dropped after their first read): the root objects that tell
+     * the format cost one round trip instead of one each. Nothing happens on a local store.
+     */
+    void probe(Collection<String> keys) {
+        if (prefetcher == null || !remote) {
+            return;
+        }
+        for (String key : keys) {
+            Fetch mine = new Fetch(key, false);
+            if (objects.putIfAbsent(key, mine) == null) {
+                try {
+                    prefetcher.execute(mine);
+                } catch (RuntimeException | Error e) {
+                    objects.remove(key, mine);
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
      * One object's fetch, run once by whichever thread comes first (a prefetch task or the reader). A
      * {@link FutureTask}: whatever the fetch throws, an {@link OutOfMemoryError} included, completes it
      * without allocating, so a reader waiting for it never waits forever.

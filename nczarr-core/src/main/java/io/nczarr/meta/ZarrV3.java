@@ -7,16 +7,16 @@ import io.nczarr.model.GroupModel;
 import io.nczarr.store.Store;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
-import java.util.concurrent.Executor;
 
 /** Opening a Zarr v3 store (a root {@code zarr.json}): chooses the metadata source and the reader. */
 final class ZarrV3 {
     private ZarrV3() {}
 
-    static DatasetModel read(Store store, ObjectNode root, DatasetUrl.Format format, Executor prefetcher)
+    /** {@code objects}: the store's metadata objects, those the open has looked at already included. */
+    static DatasetModel read(Store store, ObjectNode root, DatasetUrl.Format format, MetadataSource objects)
             throws IOException {
         String dataset = store.location();
-        MetadataSource meta = V3Consolidated.of(dataset, root).orElse(MetadataSource.of(store, prefetcher));
+        MetadataSource meta = V3Consolidated.of(dataset, root).orElse(objects);
         JsonNode attrs = root.get("attributes");
         String version = format == DatasetUrl.Format.ZARR || attrs == null || !attrs.isObject()
                 ? null
