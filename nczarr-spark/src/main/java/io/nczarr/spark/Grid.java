@@ -77,6 +77,10 @@ final class Grid implements Serializable {
         for (int d = 0; d < rank; d++) {
             String path = dims.get(d);
             names[d] = path.substring(path.lastIndexOf('/') + 1);
+            if (used.contains(names[d])) {
+                // a dimension used twice (a square matrix): the second column is named by its position
+                names[d] = names[d] + "_" + d;
+            }
             chunk[d] = first.array().chunks().length == rank
                     ? Math.max(1, first.array().chunks()[d])
                     : (int) Math.min(Integer.MAX_VALUE, Math.max(1, lengths[d]));
