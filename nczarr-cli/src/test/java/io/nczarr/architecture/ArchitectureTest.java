@@ -60,6 +60,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.meta..")
                 .layer("chunk")
                 .definedBy("io.nczarr.chunk..")
+                .layer("read")
+                .definedBy("io.nczarr.read..")
                 .layer("aggregation")
                 .definedBy("io.nczarr.aggregation..")
                 .layer("open")
@@ -90,11 +92,14 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("meta", "model", "store", "url", "codec", "dtype", "error")
                 .whereLayer("chunk")
                 .mayOnlyAccessLayers("chunk", "model", "store", "codec", "dtype", "error")
+                .whereLayer("read")
+                .mayOnlyAccessLayers("read", "chunk", "model", "error")
                 .whereLayer("aggregation")
                 .mayOnlyAccessLayers("aggregation", "error")
                 .whereLayer("open")
                 .mayOnlyAccessLayers(
                         "open",
+                        "read",
                         "aggregation",
                         "chunk",
                         "meta",

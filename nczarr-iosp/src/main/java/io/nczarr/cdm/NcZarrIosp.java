@@ -1,6 +1,5 @@
 package io.nczarr.cdm;
 
-import io.nczarr.chunk.ChunkReader;
 import io.nczarr.chunk.ReadProgress;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -13,6 +12,9 @@ import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.read.ArraySection;
+import io.nczarr.read.TypedArray;
+import io.nczarr.read.ZarrVariableReader;
 import io.nczarr.store.PoolFailures;
 import io.nczarr.store.StoreKeys;
 import io.nczarr.store.Stores;
@@ -60,7 +62,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     private OpenDataset dataset;
     private DatasetModel model;
     // not copy-on-write: a group of 50,000 arrays adds 50,000 readers
-    private final Queue<ChunkReader> readers = new ConcurrentLinkedQueue<>();
+    private final Queue<ZarrVariableReader> readers = new ConcurrentLinkedQueue<>();
 
     /** For ServiceLoader: opens with {@link NcZarrOptions#shared()}. */
     public NcZarrIosp() {}
@@ -198,7 +200,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 } catch (RuntimeException e) {
                     throw cdmRefused(key, "variable " + childPath(gm, vm.name()), e);
                 }
-                ChunkReader reader = dataset.reader(vm);
+                ZarrVariableReader reader = dataset.typed(childPath(gm, vm.name()), vm);
                 // an unknown codec or a bad codec parameter does not fail the open: the variable
                 // stays, and reading it fails naming the dataset, the variable and the codec
                 v.setSPobject(reader);
@@ -322,7 +324,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
     }
 
     private Array read(Variable v2, Section section) throws IOException, InvalidRangeException {
-        ChunkReader reader = (ChunkReader) v2.getSPobject();
+        ZarrVariableReader reader = (ZarrVariableReader) v2.getSPobject();
         Section s;
         try {
             s = Section.fill(section, v2.getShape());
@@ -344,12 +346,12 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             count[d] = r.length();
             stride[d] = r.stride();
         }
-        Object data = reader.read(origin, count, stride);
+        TypedArray data = reader.read(new ArraySection(origin, count, stride));
         VarModel vm = reader.variable();
         if (vm.type() == NcType.STRUCTURE) {
-            return CdmStructures.array((Structure) v2, vm.element().compound(), s.getShape(), (byte[]) data);
+            return CdmStructures.array((Structure) v2, vm.element().compound(), s.getShape(), data.bytes());
         }
-        return CdmValues.array(vm.type(), s.getShape(), data);
+        return CdmValues.array(vm.type(), s.getShape(), data.storage());
     }
 
     @Override

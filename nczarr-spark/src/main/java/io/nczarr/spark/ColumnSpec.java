@@ -1,0 +1,53 @@
+package io.nczarr.spark;
+
+import io.nczarr.model.NcType;
+import java.io.Serializable;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * One output column: a dimension (its index, its coordinate value or its CF time) or a variable (raw, or
+ * CF-decoded: {@code value * scale + offset}, fill values as null).
+ *
+ * @param dim the dimension's position among the grid's dimensions (dimension columns), else -1
+ * @param varPath the variable's path (variable columns), else null
+ * @param type the variable's (or coordinate's) netCDF type; null for an index column
+ * @param fills raw values read as null (decode cf), or null
+ */
+record ColumnSpec(
+        String name,
+        Kind kind,
+        int dim,
+        String varPath,
+        NcType type,
+        DataType sparkType,
+        boolean packed,
+        double scale,
+        double offset,
+        double[] fills)
+        implements Serializable {
+
+    enum Kind {
+        INDEX,
+        COORDINATE,
+        TIME,
+        VARIABLE
+    }
+
+    boolean isDimension() {
+        return kind != Kind.VARIABLE;
+    }
+
+    boolean nullable() {
+        return fills != null;
+    }
+
+    /** Whether a raw value is one of the fill values. */
+    boolean isFill(double raw) {
+        for (double f : fills) {
+            if (raw == f || (Double.isNaN(f) && Double.isNaN(raw))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,291 @@
+package io.nczarr.spark;
+
+import io.nczarr.error.NcZarrException;
+import io.nczarr.model.NcType;
+import io.nczarr.model.VarModel;
+import io.nczarr.open.OpenDataset;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The table a dataset shows Spark: the selected variables' common dimensions (their lengths, the chunk
+ * grid partitions follow, the coordinate values) and the columns. Made on the driver from metadata and the
+ * 1-D coordinate variables; shipped to executors (small: no store, no netCDF object).
+ */
+final class Grid implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    final SourceOptions options;
+    final String[] dimNames;
+    final long[] lengths;
+    /** The chunk (for a sharded array: the shard) shape of the first selected variable. */
+    final int[] chunk;
+
+    final List<ColumnSpec> columns;
+    /** Per dimension: the coordinate's raw values (COORDINATE), epoch micros (TIME), or null (INDEX). */
+    final Object[] dimValues;
+
+    private Grid(
+            SourceOptions options,
+            String[] dimNames,
+            long[] lengths,
+            int[] chunk,
+            List<ColumnSpec> columns,
+            Object[] dimValues) {
+        this.options = options;
+        this.dimNames = dimNames;
+        this.lengths = lengths;
+        this.chunk = chunk;
+        this.columns = columns;
+        this.dimValues = dimValues;
+    }
+
+    /** Opens the dataset (through this JVM's cache) and lays out its table. */
+    static Grid load(SourceOptions options) throws IOException {
+        OpenDataset ds = CoreAccess.dataset(options.url());
+        List<VarModel> vars = select(ds, options);
+        VarModel first = vars.get(0);
+        List<String> dims = first.dimensions();
+        for (VarModel v : vars) {
+            if (!v.dimensions().equals(dims)) {
+                throw new NcZarrException(
+                        ds.model().location(),
+                        null,
+                        v.name(),
+                        "dimensions " + v.dimensions() + " differ from " + first.name() + "'s " + dims
+                                + ": the variables of one table share their dimensions (read the others in"
+                                + " another table)",
+                        null);
+            }
+        }
+        int rank = dims.size();
+        String[] names = new String[rank];
+        long[] lengths = first.shape().clone();
+        int[] chunk = new int[rank];
+        Object[] values = new Object[rank];
+        List<ColumnSpec> cols = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        for (int d = 0; d < rank; d++) {
+            String path = dims.get(d);
+            names[d] = path.substring(path.lastIndexOf('/') + 1);
+            if (used.contains(names[d])) {
+                // a dimension used twice (a square matrix): the second column is named by its position
+                names[d] = names[d] + "_" + d;
+            }
+            chunk[d] = first.array().chunks().length == rank
+                    ? Math.max(1, first.array().chunks()[d])
+                    : (int) Math.min(Integer.MAX_VALUE, Math.max(1, lengths[d]));
+            VarModel coord = coordinate(ds, path, lengths[d]);
+            ColumnSpec col;
+            if (coord == null) {
+                col = new ColumnSpec(
+                        names[d], ColumnSpec.Kind.INDEX, d, null, null, DataTypes.LongType, false, 1, 0, null);
+            } else {
+                Object raw = CoreAccess.readAll(ds, coord);
+                long[] ref = CfTime.parse(CoreAccess.text(coord, "units"), CoreAccess.text(coord, "calendar"));
+                if (ref != null) {
+                    long[] micros = new long[(int) lengths[d]];
+                    for (int i = 0; i < micros.length; i++) {
+                        micros[i] = CfTime.micros(ref, Values.asDouble(raw, i, coord.type()));
+                    }
+                    values[d] = micros;
+                    col = new ColumnSpec(
+                            names[d],
+                            ColumnSpec.Kind.TIME,
+                            d,
+                            CoreAccess.path(coord),
+                            coord.type(),
+                            DataTypes.TimestampType,
+                            false,
+                            1,
+                            0,
+                            null);
+                } else {
+                    values[d] = raw;
+                    col = new ColumnSpec(
+                            names[d],
+                            ColumnSpec.Kind.COORDINATE,
+                            d,
+                            CoreAccess.path(coord),
+                            coord.type(),
+                            Values.sparkType(coord.type()),
+                            false,
+                            1,
+                            0,
+                            null);
+                }
+            }
+            cols.add(col);
+            used.add(names[d]);
+        }
+        for (VarModel v : vars) {
+            if (!used.add(v.name())) {
+                throw new NcZarrException(
+                        ds.model().location(), null, v.name(), "two columns would be named " + v.name(), null);
+            }
+            cols.add(variableColumn(v, options.cfDecode()));
+        }
+        return new Grid(options, names, lengths, chunk, List.copyOf(cols), values);
+    }
+
+    /** The variables named by the option, else every readable data variable of the first most-dimensional one's dimensions. */
+    private static List<VarModel> select(OpenDataset ds, SourceOptions options) throws NcZarrException {
+        List<VarModel> out = new ArrayList<>();
+        if (options.variables() != null) {
+            for (String name : options.variables()) {
+                VarModel v = CoreAccess.find(ds, name);
+                if (!CoreAccess.readable(v)) {
+                    throw new NcZarrException(
+                            ds.model().location(),
+                            null,
+                            v.name(),
+                            "a " + v.type().cdlName() + (v.isScalar() ? " scalar" : "")
+                                    + " variable is not a column the nczarr data source makes (numeric"
+                                    + " variables with dimensions only)",
+                            null);
+                }
+                out.add(v);
+            }
+            return out;
+        }
+        VarModel best = null;
+        for (VarModel v : CoreAccess.variables(ds)) {
+            if (CoreAccess.readable(v)
+                    && !isCoordinate(v)
+                    && (best == null || v.shape().length > best.shape().length)) {
+                best = v;
+            }
+        }
+        if (best == null) {
+            throw new NcZarrException(
+                    ds.model().location(),
+                    null,
+                    null,
+                    "no numeric data variable to read (option variables names them)",
+                    null);
+        }
+        for (VarModel v : CoreAccess.variables(ds)) {
+            if (CoreAccess.readable(v) && !isCoordinate(v) && v.dimensions().equals(best.dimensions())) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    /** A 1-D variable named as its dimension. */
+    private static boolean isCoordinate(VarModel v) {
+        if (v.dimensions().size() != 1) {
+            return false;
+        }
+        String d = v.dimensions().get(0);
+        return d.substring(d.lastIndexOf('/') + 1).equals(v.name());
+    }
+
+    /** The 1-D numeric coordinate variable of a dimension (same name, same group), or null. */
+    private static VarModel coordinate(OpenDataset ds, String dimPath, long length) {
+        for (VarModel v : CoreAccess.variables(ds)) {
+            if (isCoordinate(v)
+                    && v.dimensions().get(0).equals(dimPath)
+                    && CoreAccess.readable(v)
+                    && v.shape()[0] == length
+                    && length <= Integer.MAX_VALUE - 8) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static ColumnSpec variableColumn(VarModel v, boolean cf) {
+        NcType t = v.type();
+        DataType raw = Values.sparkType(t);
+        if (!cf) {
+            return new ColumnSpec(
+                    v.name(), ColumnSpec.Kind.VARIABLE, -1, CoreAccess.path(v), t, raw, false, 1, 0, null);
+        }
+        double[] scale = CoreAccess.numbers(v, "scale_factor");
+        double[] offset = CoreAccess.numbers(v, "add_offset");
+        boolean packed = (scale != null && scale.length > 0) || (offset != null && offset.length > 0);
+        List<Double> fills = new ArrayList<>();
+        double[] fv = CoreAccess.numbers(v, "_FillValue");
+        if (fv != null && fv.length > 0) {
+            fills.add(fv[0]);
+        } else if (v.fill() instanceof Number n) {
+            fills.add(n.doubleValue());
+        }
+        double[] mv = CoreAccess.numbers(v, "missing_value");
+        if (mv != null) {
+            for (double m : mv) {
+                fills.add(m);
+            }
+        }
+        if (t.isFloatingPoint()) {
+            fills.add(Double.NaN);
+        }
+        double[] f = fills.stream().mapToDouble(Double::doubleValue).toArray();
+        return new ColumnSpec(
+                v.name(),
+                ColumnSpec.Kind.VARIABLE,
+                -1,
+                CoreAccess.path(v),
+                t,
+                packed ? DataTypes.DoubleType : raw,
+                packed,
+                scale != null && scale.length > 0 ? scale[0] : 1,
+                offset != null && offset.length > 0 ? offset[0] : 0,
+                f);
+    }
+
+    /** The table's schema: dimension columns first, then the variables. */
+    StructType schema() {
+        List<StructField> fields = new ArrayList<>();
+        for (ColumnSpec c : columns) {
+            fields.add(new StructField(c.name(), c.sparkType(), c.nullable(), Metadata.empty()));
+        }
+        return new StructType(fields.toArray(new StructField[0]));
+    }
+
+    /** The column of this name (Spark's names are case-insensitive by default), or null. */
+    ColumnSpec column(String name) {
+        for (ColumnSpec c : columns) {
+            if (c.name().equals(name)) {
+                return c;
+            }
+        }
+        for (ColumnSpec c : columns) {
+            if (c.name().equalsIgnoreCase(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Bytes one row of these columns takes decoded. */
+    static long rowBytes(List<ColumnSpec> cols) {
+        long b = 0;
+        for (ColumnSpec c : cols) {
+            b += Values.width(c.sparkType());
+        }
+        return Math.max(1, b);
+    }
+
+    /** The value of a dimension column at an index, boxed as Spark holds it (filters compare with these). */
+    Object dimValue(ColumnSpec c, long index) {
+        switch (c.kind()) {
+            case INDEX:
+                return index;
+            case TIME:
+                return ((long[]) dimValues[c.dim()])[(int) index];
+            default:
+                return Values.boxed(dimValues[c.dim()], (int) index, c.type());
+        }
+    }
+}

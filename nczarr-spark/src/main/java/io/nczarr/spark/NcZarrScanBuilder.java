@@ -1,0 +1,75 @@
+package io.nczarr.spark;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Pushdown: the columns Spark needs (variables not needed are never read), filters on dimension columns
+ * (the chunks they exclude are never requested; Spark still applies every filter to the rows, so a filter
+ * prunes chunks but never decides a row alone) and LIMIT.
+ */
+final class NcZarrScanBuilder
+        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters, SupportsPushDownLimit {
+    private final Grid grid;
+    private List<ColumnSpec> required;
+    private BitSet[] keep;
+    private Filter[] pushed = new Filter[0];
+    private long limit = -1;
+
+    NcZarrScanBuilder(Grid grid) {
+        this.grid = grid;
+        this.required = grid.columns;
+        this.keep = new BitSet[grid.lengths.length];
+    }
+
+    @Override
+    public void pruneColumns(StructType requiredSchema) {
+        List<ColumnSpec> cols = new ArrayList<>();
+        for (StructField f : requiredSchema.fields()) {
+            ColumnSpec c = grid.column(f.name());
+            if (c != null) {
+                cols.add(c);
+            }
+        }
+        required = cols;
+    }
+
+    @Override
+    public Filter[] pushFilters(Filter[] filters) {
+        DimFilters.Result r = DimFilters.apply(grid, filters);
+        keep = r.keep();
+        pushed = r.used().toArray(new Filter[0]);
+        // every filter is evaluated again on the rows
+        return filters;
+    }
+
+    @Override
+    public Filter[] pushedFilters() {
+        return pushed.clone();
+    }
+
+    @Override
+    public boolean pushLimit(int n) {
+        limit = n;
+        return true;
+    }
+
+    @Override
+    public boolean isPartiallyPushed() {
+        return true;
+    }
+
+    @Override
+    public Scan build() {
+        return new NcZarrScan(grid, required, keep, pushed, limit);
+    }
+}

@@ -1,0 +1,113 @@
+package io.nczarr.spark;
+
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/** Readers of {@link ChunkPartition}s on the executors: one column batch per block, or rows of them. */
+final class PartitionReaders implements PartitionReaderFactory {
+    private static final long serialVersionUID = 1L;
+
+    private final Grid grid;
+    private final List<ColumnSpec> columns;
+
+    PartitionReaders(Grid grid, List<ColumnSpec> columns) {
+        this.grid = grid;
+        this.columns = List.copyOf(columns);
+    }
+
+    @Override
+    public boolean supportColumnarReads(InputPartition partition) {
+        return grid.options.columnar();
+    }
+
+    @Override
+    public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+        return new Batches(grid, columns, (ChunkPartition) partition);
+    }
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        Batches batches = new Batches(grid, columns, (ChunkPartition) partition);
+        return new PartitionReader<>() {
+            private Iterator<InternalRow> rows;
+
+            @Override
+            public boolean next() throws IOException {
+                while (rows == null || !rows.hasNext()) {
+                    if (!batches.next()) {
+                        return false;
+                    }
+                    rows = batches.get().rowIterator();
+                }
+                return true;
+            }
+
+            @Override
+            public InternalRow get() {
+                return rows.next();
+            }
+
+            @Override
+            public void close() {
+                batches.close();
+            }
+        };
+    }
+
+    /** The blocks of one partition, in order, each decoded when reached; stops at the row limit. */
+    static final class Batches implements PartitionReader<ColumnarBatch> {
+        private final Grid grid;
+        private final List<ColumnSpec> columns;
+        private final ChunkPartition part;
+        private BlockDecoder decoder;
+        private int block = -1;
+        private long left;
+        private ColumnarBatch current;
+
+        Batches(Grid grid, List<ColumnSpec> columns, ChunkPartition part) {
+            this.grid = grid;
+            this.columns = columns;
+            this.part = part;
+            this.left = part.rowLimit() < 0 ? Long.MAX_VALUE : part.rowLimit();
+        }
+
+        @Override
+        public boolean next() throws IOException {
+            closeCurrent();
+            if (left <= 0 || ++block >= part.origins().length) {
+                return false;
+            }
+            if (decoder == null) {
+                decoder = new BlockDecoder(grid, columns);
+            }
+            int rows = (int) Math.min(left, Integer.MAX_VALUE);
+            current = decoder.decode(part.origins()[block], part.counts()[block], rows);
+            left -= current.numRows();
+            return true;
+        }
+
+        @Override
+        public ColumnarBatch get() {
+            return current;
+        }
+
+        private void closeCurrent() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+
+        @Override
+        public void close() {
+            // the dataset stays open in this JVM's cache for the next task
+            closeCurrent();
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package io.nczarr.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/** The test SparkSession: local[2], no UI, few shuffle partitions (one per test class, stopped after it). */
+final class SparkSessions {
+    private SparkSessions() {}
+
+    static SparkSession start() {
+        return SparkSession.builder()
+                .master("local[2]")
+                .appName("nczarr-spark-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .getOrCreate();
+    }
+
+    static void stop(SparkSession spark) {
+        if (spark != null) {
+            spark.stop();
+        }
+        CoreAccess.closeAll();
+    }
+}
