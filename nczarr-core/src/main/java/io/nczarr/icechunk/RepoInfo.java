@@ -61,7 +61,7 @@ final class RepoInfo {
                 throw fb.bad("required SnapshotInfo.id is missing");
             }
             String id = Crockford.encode(fb.struct(idPos, 12, "SnapshotInfo.id"));
-            int parent = fb.i32Field(t, 1, -1, "SnapshotInfo.parent_offset");
+            int parent = fb.i32Field(t, 1, 0, "SnapshotInfo.parent_offset"); // absent: the default, 0
             if (parent < -1 || parent >= n) {
                 throw fb.bad("snapshot " + id + " names parent " + parent + " of " + n);
             }
