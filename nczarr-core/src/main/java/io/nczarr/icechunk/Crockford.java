@@ -71,7 +71,7 @@ public final class Crockford {
             bits += 5;
             if (bits >= 8) {
                 if (n < length) {
-                    out[n++] = (byte) (buffer >>> (bits - 8));
+                    out[n++] = (byte) ((buffer >> (bits - 8)) & 0xff);
                 }
                 bits -= 8;
             }

@@ -24,7 +24,7 @@ final class Repository {
 
     private final Map<String, Integer> sizes = new LinkedHashMap<>();
     private long cached;
-    private int specVersion = ObjectFormat.MAX_SPEC;
+    private volatile int specVersion = ObjectFormat.MAX_SPEC;
 
     Repository(Store root, ByteLimit limit, long cacheBytes) {
         this.root = root;
