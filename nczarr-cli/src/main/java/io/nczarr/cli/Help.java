@@ -43,7 +43,17 @@ final class Help {
                         "usage: nczarr ls URL",
                         "",
                         "One line per variable: path, type, dimensions, chunk shape and codecs (filters then",
-                        "compressor for Zarr v2; the codec chain for Zarr v3, with shard and inner chunk shapes)."));
+                        "compressor for Zarr v2; the codec chain for Zarr v3, with shard and inner chunk shapes).",
+                        "For an Icechunk repository (#mode=zarr,icechunk) the first line names the snapshot read."));
+        COMMANDS.put(
+                "log",
+                String.join(
+                        "\n",
+                        "usage: nczarr log URL",
+                        "",
+                        "An Icechunk repository's branches, tags and virtual chunk containers, then the history of",
+                        "the selected snapshot (tip of main, or &branch=B, &tag=T, &snapshot=ID in the fragment)",
+                        "back to the first commit, newest first: id, time, message, metadata, like git log."));
         COMMANDS.put(
                 "bench",
                 String.join(
@@ -101,6 +111,7 @@ final class Help {
             "                                     without URL: the bundled sample test-data/sample.file",
             "  json URL                           print the conformance manifest (zarr-conformance-manifest/1)",
             "  ls URL                             list variables: type, dimensions, chunks, codecs",
+            "  log URL                            an Icechunk repository's branches, tags and commit history",
             "  bench URL [var ...] [--repeat N]   read variables whole; print MB/s, chunks/s, peak heap",
             "  demo                               read the sample through a loopback S3 server (mode=s3)",
             "  quicklook URL VAR [--index dim=i,...] [--range min,max] [--palette viridis|diverging] [-o out.png]",

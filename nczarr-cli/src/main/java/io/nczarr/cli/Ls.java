@@ -49,6 +49,7 @@ final class Ls {
                 return 0;
             }
             out.println(model.location() + " (" + model.conventions() + ")");
+            IcechunkLogCommand.selected(args.get(0)).ifPresent(out::println);
             print(model.root(), out);
         }
         return 0;

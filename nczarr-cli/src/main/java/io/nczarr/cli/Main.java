@@ -65,6 +65,8 @@ public final class Main {
                     return Bench.run(rest, out, err);
                 case "ls":
                     return Ls.run(rest, out);
+                case "log":
+                    return IcechunkLogCommand.run(rest, out);
                 case "demo":
                     return S3Demo.run(rest, out, err);
                 case "serve":

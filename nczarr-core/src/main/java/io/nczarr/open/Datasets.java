@@ -1,6 +1,7 @@
 package io.nczarr.open;
 
 import io.nczarr.error.NcZarrException;
+import io.nczarr.icechunk.IcechunkStore;
 import io.nczarr.meta.MetadataReader;
 import io.nczarr.model.DatasetModel;
 import io.nczarr.source.Origin;
@@ -46,7 +47,13 @@ public final class Datasets {
         StoreResources resources = origin == null
                 ? options.storeResources()
                 : options.storeResources().withOrigin(origin);
-        return open(Stores.open(url, resources), url.format(), url.useXarrayDimensions(), options);
+        return open(openStore(url, resources), url.format(), url.useXarrayDimensions(), options);
+    }
+
+    /** The store of {@code url}; for {@code mode=...,icechunk} the snapshot it selects of the repository there. */
+    public static Store openStore(DatasetUrl url, StoreResources resources) throws IOException {
+        Store store = Stores.open(url, resources);
+        return url.isIcechunk() ? IcechunkStore.open(store, url, resources) : store;
     }
 
     /**

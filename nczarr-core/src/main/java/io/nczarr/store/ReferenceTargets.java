@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * anything is opened or sent, and S3 targets are signed with the user's credentials only where {@link
  * Trust#parametersFor} binds them. Thread-safe.
  */
-final class ReferenceTargets implements Closeable {
+public final class ReferenceTargets implements Closeable {
     private final StoreResources resources;
     private final Map<String, String> parameters;
     /** {@code scheme://authority} of an S3-read reference file: http(s) targets there use the S3 API. */
@@ -52,7 +52,8 @@ final class ReferenceTargets implements Closeable {
 
     private volatile boolean closed;
 
-    ReferenceTargets(
+    /** The targets a document names ({@code origin} ends with it); also used by Icechunk's virtual chunks. */
+    public ReferenceTargets(
             StoreResources resources,
             Map<String, String> parameters,
             String s3Authority,
@@ -75,7 +76,7 @@ final class ReferenceTargets implements Closeable {
     }
 
     /** Exactly {@code length} bytes at {@code offset} of {@code target}. */
-    byte[] read(URI target, long offset, int length) throws IOException {
+    public byte[] read(URI target, long offset, int length) throws IOException {
         ensureOpen();
         trust(target);
         String scheme = target.getScheme() == null ? "" : target.getScheme().toLowerCase(Locale.ROOT);

@@ -178,7 +178,10 @@ public record DatasetUrl(
      * describe pure Zarr.
      */
     private static void addImplied(Set<Mode> modes) {
-        if (modes.contains(Mode.XARRAY) || modes.contains(Mode.NOXARRAY) || modes.contains(Mode.KERCHUNK)) {
+        if (modes.contains(Mode.XARRAY)
+                || modes.contains(Mode.NOXARRAY)
+                || modes.contains(Mode.KERCHUNK)
+                || modes.contains(Mode.ICECHUNK)) {
             modes.add(Mode.ZARR);
         }
         if (modes.contains(Mode.ZARR)) {
@@ -199,7 +202,8 @@ public record DatasetUrl(
             if (m == null) {
                 throw new IllegalArgumentException(
                         "unknown mode flag '" + flag.trim() + "' in " + Redaction.redact(location)
-                                + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, http, bytes, kerchunk)");
+                                + " (known: nczarr, zarr, xarray, noxarray, file, zip, s3, http, bytes, kerchunk,"
+                                + " icechunk)");
             }
             modes.add(m);
         }
@@ -220,7 +224,18 @@ public record DatasetUrl(
             throw new IllegalArgumentException("mode flag bytes (one netCDF file) contradicts "
                     + (modes.contains(Mode.ZIP) ? "zip" : "kerchunk") + " in " + Redaction.redact(location));
         }
+        if (modes.contains(Mode.ICECHUNK)
+                && (modes.contains(Mode.BYTES) || modes.contains(Mode.KERCHUNK) || modes.contains(Mode.ZIP))) {
+            String other = modes.contains(Mode.BYTES) ? "bytes" : modes.contains(Mode.KERCHUNK) ? "kerchunk" : "zip";
+            throw new IllegalArgumentException(
+                    "mode flag icechunk (a repository) contradicts " + other + " in " + Redaction.redact(location));
+        }
         return modes;
+    }
+
+    /** {@code mode=...,icechunk}: an Icechunk repository, read as the Zarr v3 store of one of its snapshots. */
+    public boolean isIcechunk() {
+        return modes.contains(Mode.ICECHUNK);
     }
 
     /** The metadata conventions to apply. */

@@ -23,7 +23,9 @@ public enum Mode {
     /** A plain HTTP(S) server (GET and Range GET, no listing): the store below an http(s) URL. */
     HTTP,
     /** A kerchunk reference file (JSON v0/v1): a virtual Zarr store over byte ranges of other files. */
-    KERCHUNK;
+    KERCHUNK,
+    /** An Icechunk repository (spec 2): one snapshot of it, read as a Zarr v3 store (implies zarr). */
+    ICECHUNK;
 
     /** Looks up a flag case-insensitively; {@code null} when unknown. */
     static Mode parse(String flag) {

@@ -150,6 +150,16 @@ public final class Corpus {
         return entries(autumnDir(), "bad");
     }
 
+    /** Issue 23's Icechunk repositories ({@code test-data/icechunk}, made by make.py). */
+    public static Path icechunkDir() {
+        return testDataDir().resolve("icechunk");
+    }
+
+    /** The datasets of test-data/icechunk (one per repository and snapshot selection). */
+    public static List<Entry> icechunkDatasets() {
+        return entries(icechunkDir(), "datasets");
+    }
+
     /** Every good dataset, shared (when present) and own, that has a netCDF-4 twin. */
     public static List<Entry> withTwins() {
         List<Entry> out = new ArrayList<>();

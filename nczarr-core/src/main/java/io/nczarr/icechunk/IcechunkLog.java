@@ -1,0 +1,86 @@
+package io.nczarr.icechunk;
+
+import io.nczarr.error.NcZarrException;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreResources;
+import io.nczarr.url.DatasetUrl;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What {@code nczarr log} prints of a repository, like {@code git log}: its branches and tags, its virtual
+ * chunk containers, and the history (id, time, message, metadata) of the selected snapshot back to the first
+ * commit, each commit with the branches and tags pointing at it. Reads one object, the repo info.
+ */
+public final class IcechunkLog {
+    private IcechunkLog() {}
+
+    /** The lines for the repository whose root is {@code base} (not closed here), {@code url} selecting. */
+    public static List<String> lines(Store base, DatasetUrl url, StoreResources resources) throws IOException {
+        Repository repo = new Repository(
+                base, resources.limits().metadata(), resources.limits().maxMetadataBytes());
+        RepoInfo info = repo.info();
+        Selection sel = Selection.of(url.parameters(), base.location());
+        String id = sel.snapshotId(info, base.location());
+        if (info.indexOf(id) < 0) {
+            throw new NcZarrException(
+                    base.location(),
+                    "repo",
+                    null,
+                    "no snapshot " + id + " in the repository's list of snapshots",
+                    null);
+        }
+        Map<String, List<String>> names = new TreeMap<>();
+        info.branches.forEach(
+                (b, s) -> names.computeIfAbsent(s, k -> new ArrayList<>()).add(b));
+        info.tags.forEach(
+                (t, s) -> names.computeIfAbsent(s, k -> new ArrayList<>()).add("tag: " + t));
+        List<String> out = new ArrayList<>();
+        out.add("repository " + base.location() + " (Icechunk spec " + info.specVersion + ")");
+        out.add("branches:");
+        info.branches.forEach((b, s) -> out.add(String.format("  %-20s %s", b, s)));
+        out.add("tags:");
+        info.tags.forEach((t, s) -> out.add(String.format("  %-20s %s", t, s)));
+        Containers cs = Containers.of(info.containers, url.parameters());
+        if (!cs.all().isEmpty()) {
+            out.add("virtual chunk containers:");
+            for (Containers.Container c : cs.all()) {
+                out.add(String.format(
+                        "  %-20s %s%s",
+                        c.name(),
+                        c.declared(),
+                        !c.authorized()
+                                ? " (not authorized)"
+                                : c.readAt().equals(c.declared()) ? " (authorized)" : " -> " + c.readAt()));
+            }
+        }
+        out.add("history of " + sel + ":");
+        for (RepoInfo.SnapshotEntry e : info.ancestry(id)) {
+            out.add("");
+            List<String> refs = names.get(e.id());
+            out.add("snapshot " + e.id() + (refs == null ? "" : " (" + String.join(", ", refs) + ")"));
+            out.add("Date:   " + e.time());
+            out.add("    " + e.message().replace("\n", "\n    "));
+            e.metadata().forEach((k, v) -> out.add("    " + k + ": " + v));
+        }
+        return out;
+    }
+
+    /** One line: which snapshot {@code url} selects, its time and message (one read: the repo info). */
+    public static String selected(Store base, DatasetUrl url, StoreResources resources) throws IOException {
+        Repository repo = new Repository(
+                base, resources.limits().metadata(), resources.limits().maxMetadataBytes());
+        RepoInfo info = repo.info();
+        Selection sel = Selection.of(url.parameters(), base.location());
+        String id = sel.snapshotId(info, base.location());
+        int i = info.indexOf(id);
+        return "icechunk snapshot " + id + " (" + sel + ")"
+                + (i < 0
+                        ? ""
+                        : ", " + info.snapshots.get(i).time() + ": "
+                                + info.snapshots.get(i).message());
+    }
+}

@@ -1,0 +1,143 @@
+package io.nczarr.icechunk;
+
+import io.nczarr.error.MetadataException;
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.Store;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The metadata objects of one Icechunk repository read through a {@link Store} of its root: the repo info,
+ * snapshots and manifests, each checked (header, type, bounds) and parsed. Manifests are cached, least
+ * recently used first out, within {@code cacheBytes} of decompressed payload. Thread-safe.
+ */
+final class Repository {
+    private final Store root;
+    private final ByteLimit limit;
+    private final long cacheBytes;
+    /** Guarded by itself; access order. */
+    private final Map<String, ManifestFile> manifests = new LinkedHashMap<>(16, 0.75f, true);
+
+    private final Map<String, Integer> sizes = new LinkedHashMap<>();
+    private long cached;
+    private volatile int specVersion = ObjectFormat.MAX_SPEC;
+
+    Repository(Store root, ByteLimit limit, long cacheBytes) {
+        this.root = root;
+        this.limit = limit;
+        this.cacheBytes = cacheBytes;
+    }
+
+    String location() {
+        return root.location();
+    }
+
+    Store root() {
+        return root;
+    }
+
+    /** The repo info ({@code repo}); a spec-1 repository (no such object, {@code refs/}) is refused. */
+    RepoInfo info() throws IOException {
+        Optional<byte[]> b = root.get("repo", limit);
+        if (b.isEmpty()) {
+            if (root.get("config.yaml", limit).isPresent()
+                    || root.get("refs/branch.main/ref.json", limit).isPresent()) {
+                throw new UnsupportedFeatureException(
+                        location(),
+                        "repo",
+                        null,
+                        "Icechunk spec 1 repositories",
+                        "an Icechunk 1.x repository (refs/, no repo object): this reader reads spec 2 (Icechunk 2.x)"
+                                + " repositories; upgrade it with icechunk.upgrade_icechunk_repository",
+                        null);
+            }
+            throw new StoreException(
+                    location(), "repo", "not an Icechunk repository: it has no repo object", false, null);
+        }
+        ObjectFormat.Header h = ObjectFormat.header(b.get(), location(), "repo");
+        specVersion = h.specVersion();
+        if (h.specVersion() < 2) {
+            throw new UnsupportedFeatureException(
+                    location(), "repo", null, "Icechunk spec 1 repositories", "a repo object of spec version 1", null);
+        }
+        return RepoInfo.parse(ObjectFormat.payload(b.get(), ObjectFormat.REPO_INFO, location(), "repo", limit));
+    }
+
+    SnapshotFile snapshot(String id) throws IOException {
+        String key = "snapshots/" + id;
+        byte[] b = root.get(key, limit)
+                .orElseThrow(() -> new MetadataException(
+                        location(),
+                        key,
+                        "missing snapshot: the repository names snapshot " + id + " but has no such object"));
+        SnapshotFile s =
+                SnapshotFile.parse(ObjectFormat.payload(b, ObjectFormat.SNAPSHOT, location(), key, limit), specVersion);
+        if (!s.id.equals(id)) {
+            throw new MetadataException(location(), key, "corrupt Icechunk object: the snapshot says it is " + s.id);
+        }
+        return s;
+    }
+
+    ManifestFile manifest(String id) throws IOException {
+        synchronized (manifests) {
+            ManifestFile m = manifests.get(id);
+            if (m != null) {
+                return m;
+            }
+        }
+        String key = "manifests/" + id;
+        byte[] b = root.get(key, limit)
+                .orElseThrow(() -> new MetadataException(
+                        location(),
+                        key,
+                        "missing manifest: the snapshot names manifest " + id
+                                + " but the repository has no such object"));
+        FlatBuf fb = ObjectFormat.payload(b, ObjectFormat.MANIFEST, location(), key, limit);
+        ManifestFile m = ManifestFile.parse(fb, id);
+        synchronized (manifests) {
+            if (!manifests.containsKey(id)) {
+                manifests.put(id, m);
+                sizes.put(id, fb.size());
+                cached += fb.size();
+                var it = manifests.keySet().iterator();
+                while (cached > cacheBytes && it.hasNext()) {
+                    String old = it.next();
+                    if (old.equals(id)) {
+                        continue;
+                    }
+                    it.remove();
+                    cached -= sizes.remove(old);
+                }
+            }
+        }
+        return m;
+    }
+
+    /** {@code length} bytes at {@code offset} of the native chunk object {@code chunks/ID}. */
+    byte[] chunk(String id, long offset, int length, String array, String key) throws IOException {
+        String object = "chunks/" + id;
+        Optional<byte[]> b = root.getRange(object, offset, length);
+        if (b.isEmpty()) {
+            throw new StoreException(
+                    location(),
+                    key,
+                    "array " + array + ": the chunk reference names " + object + ", which does not exist",
+                    false,
+                    null);
+        }
+        if (b.get().length != length) {
+            throw new StoreException(
+                    location(),
+                    key,
+                    "array " + array + ": " + object + " ends before byte " + (offset + length)
+                            + " of the chunk reference",
+                    false,
+                    null);
+        }
+        return b.get();
+    }
+}

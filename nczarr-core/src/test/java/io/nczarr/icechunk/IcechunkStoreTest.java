@@ -1,0 +1,138 @@
+package io.nczarr.icechunk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nczarr.error.TargetRefusedException;
+import io.nczarr.open.Datasets;
+import io.nczarr.open.NcZarrOptions;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreResources;
+import io.nczarr.store.Stores;
+import io.nczarr.testkit.Corpus;
+import io.nczarr.url.DatasetUrl;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The Icechunk store over test-data/icechunk: hierarchy, snapshot selection, history, containers. */
+class IcechunkStoreTest {
+    static final Path DIR = Corpus.icechunkDir();
+    static final StoreResources RES = NcZarrOptions.shared().storeResources();
+
+    static Store open(Path repo, String fragment) throws Exception {
+        return Datasets.openStore(DatasetUrl.parse(repo.toUri() + "#mode=zarr,icechunk" + fragment), RES);
+    }
+
+    static JsonNode refs() throws Exception {
+        return new ObjectMapper().readTree(DIR.resolve("native.refs.json").toFile());
+    }
+
+    @Test
+    void crockfordAsTheSpecSays() {
+        byte[] first = {
+            0x0b, 0x1c, (byte) 0xc8, (byte) 0xd6, 0x78, 0x75, (byte) 0x80, (byte) 0xf0, (byte) 0xe3, 0x3a, 0x65, 0x34
+        };
+        assertEquals("1CECHNKREP0F1RSTCMT0", Crockford.encode(first));
+        assertArrayEquals(first, Crockford.decode("1cechnkrep0f1rstcmt0", 12));
+        assertEquals(13, Crockford.encode(new byte[8]).length());
+        assertThrows(IllegalArgumentException.class, () -> Crockford.decode("1CECHNKREP0F1RSTCMTU", 12));
+        assertThrows(IllegalArgumentException.class, () -> Crockford.decode("1CECHNKREP0F1RSTCMT", 12));
+    }
+
+    @Test
+    void hierarchyAndSnapshotSelection() throws Exception {
+        JsonNode refs = refs();
+        try (IcechunkStore s = (IcechunkStore) open(DIR.resolve("native.icechunk"), "")) {
+            assertEquals(refs.get("branches").get("main").asText(), s.snapshotId());
+            assertEquals(List.of("added", "count", "split", "sub", "temp", "time", "x", "zarr.json"), s.list(""));
+            assertEquals(List.of("deep", "zarr.json"), s.list("sub"));
+            assertTrue(s.get("sub/deep/big/zarr.json").isPresent());
+            assertTrue(s.get("sub/deep/big/c/0/0").isPresent(), "native chunk");
+            assertTrue(s.get("x/c/0").isPresent(), "inline chunk");
+            assertTrue(s.get("temp/c/1/0/0").isEmpty(), "never written: no reference");
+            assertTrue(s.get("temp/c/9/0/0").isEmpty(), "outside the grid");
+            assertTrue(s.get("nothing/zarr.json").isEmpty());
+            byte[] whole = s.get("sub/deep/big/c/1/0").orElseThrow();
+            assertArrayEquals(
+                    java.util.Arrays.copyOfRange(whole, 10, 30),
+                    s.getRange("sub/deep/big/c/1/0", 10, 20).orElseThrow());
+            assertTrue(s.describe().contains("branch main"), s.describe());
+        }
+        try (IcechunkStore s = (IcechunkStore) open(DIR.resolve("native.icechunk"), "&tag=v1")) {
+            assertEquals(refs.get("tags").get("v1").asText(), s.snapshotId());
+            assertTrue(s.get("added/zarr.json").isEmpty(), "added after v1");
+        }
+        String dev = refs.get("branches").get("dev").asText();
+        try (IcechunkStore s = (IcechunkStore) open(DIR.resolve("native.icechunk"), "&branch=dev")) {
+            assertEquals(dev, s.snapshotId());
+        }
+        try (IcechunkStore s = (IcechunkStore) open(DIR.resolve("native.icechunk"), "&snapshot=" + dev.toLowerCase())) {
+            assertEquals(dev, s.snapshotId());
+            assertTrue(s.get("temp/c/1/0/0").isPresent(), "dev wrote the second half");
+        }
+        Exception e = assertThrows(Exception.class, () -> open(DIR.resolve("native.icechunk"), "&branch=nope"));
+        assertTrue(e.getMessage().contains("no branch 'nope'") && e.getMessage().contains("dev, main"), e.getMessage());
+        e = assertThrows(Exception.class, () -> open(DIR.resolve("native.icechunk"), "&tag=v1&branch=dev"));
+        assertTrue(e.getMessage().contains("more than one"), e.getMessage());
+        e = assertThrows(Exception.class, () -> open(DIR.resolve("native.icechunk"), "&snapshot=ZZZ"));
+        assertTrue(e.getMessage().contains("not a snapshot id"), e.getMessage());
+    }
+
+    @Test
+    void logListsRefsAndTheHistoryAsIcechunkDoes() throws Exception {
+        JsonNode refs = refs();
+        DatasetUrl url = DatasetUrl.parse(DIR.resolve("native.icechunk").toUri() + "#mode=zarr,icechunk");
+        try (Store base = Stores.open(url, RES)) {
+            List<String> lines = IcechunkLog.lines(base, url, RES);
+            List<String> ids = new ArrayList<>();
+            List<String> messages = new ArrayList<>();
+            for (int i = 0; i < lines.size(); i++) {
+                if (lines.get(i).startsWith("snapshot ")) {
+                    ids.add(lines.get(i).split(" ")[1]);
+                    messages.add(lines.get(i + 2).strip());
+                }
+            }
+            List<String> expectedIds = new ArrayList<>();
+            List<String> expectedMessages = new ArrayList<>();
+            for (JsonNode c : refs.get("main_log")) {
+                expectedIds.add(c.get("id").asText());
+                expectedMessages.add(c.get("message").asText());
+            }
+            assertEquals(expectedIds, ids);
+            assertEquals(expectedMessages, messages);
+            String all = String.join("\n", lines);
+            assertTrue(all.contains("(tag: v1)") && all.contains("author: \"make.py\""), all);
+            assertTrue(IcechunkLog.selected(base, url, RES).contains(expectedIds.get(0)));
+        }
+    }
+
+    @Test
+    void virtualChunksNeedAnAuthorizedContainer() throws Exception {
+        Path repo = DIR.resolve("virtual.icechunk");
+        try (Store s = open(repo, "")) {
+            TargetRefusedException e = assertThrows(TargetRefusedException.class, () -> s.get("flat/c/0/0"));
+            String m = e.getMessage();
+            assertTrue(
+                    m.contains("virtual.icechunk")
+                            && m.contains("/flat")
+                            && m.contains("flat/c/0/0")
+                            && m.contains("file:///nczarr-icechunk-src/virt_src.nc")
+                            && m.contains("icechunk.container.src="),
+                    m);
+        }
+        try (Store s = open(repo, "&icechunk.container.src=" + DIR.toUri())) {
+            assertEquals(48, s.get("flat/c/1/0").orElseThrow().length);
+            assertTrue(s.get("packed/c/1/1").isPresent());
+        }
+        // a container the repository does not declare does not authorize the declared one
+        try (Store s = open(repo, "&icechunk.container.other=" + DIR.toUri())) {
+            assertThrows(TargetRefusedException.class, () -> s.get("flat/c/0/0"));
+        }
+    }
+}
