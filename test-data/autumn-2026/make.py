@@ -174,6 +174,8 @@ def v3_manifest(path, name):
                                                          for k, v in root.attrs.asdict().items()}}
     dims = {}
     for p, node in sorted(root.members(max_depth=None), key=lambda kv: kv[0]):
+        if isinstance(node, zarr.Group):
+            continue    # make_codecs.v3_manifest_groups lists subgroups
         md = node.metadata.to_dict()
         dt = md["data_type"] if isinstance(md["data_type"], str) else md["data_type"]["name"]
         if dt == "null_terminated_bytes":

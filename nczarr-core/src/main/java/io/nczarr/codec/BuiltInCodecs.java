@@ -34,6 +34,9 @@ final class BuiltInCodecs {
                 of("quantize", AsTypeCodec::quantize),
                 of("astype", AsTypeCodec::astype),
                 of("bitround", BitRoundCodec::create),
+                // zarr-extensions array -> array codecs (Zarr v3 names)
+                of("scale_offset", ScaleOffsetCodec::create),
+                of("cast_value", CastValueCodec::create),
                 of("packbits", c -> {
                     // numcodecs' packbits has no parameters; zarr-extensions' packbits (padding_encoding, ...)
                     // is another layout: refused rather than misread

@@ -79,6 +79,8 @@ public final class V3Codecs {
                 out.add(c);
                 if (c instanceof TransposeCodec t) {
                     shape = t.encodedShape();
+                } else if (c instanceof ReshapeCodec r) {
+                    shape = r.encodedShape();
                 } else if (c instanceof ArrayArrayCodec aa) {
                     ChunkSpec next = aa.encodedSpec(new ChunkSpec(elements(shape), dtype));
                     dtype = next.dtype();
@@ -105,6 +107,11 @@ public final class V3Codecs {
                     return RawBytesCodec.INSTANCE;
                 case "sharding_indexed":
                     return sharding(config, shape, dtype);
+                case "reshape":
+                    return ReshapeCodec.create(config, shape);
+                case "packbits":
+                    // zarr-extensions' array -> bytes codec; numcodecs' filter is "numcodecs.packbits"
+                    return V3PackBitsCodec.create(config, dtype, elements(shape));
                 case "numcodecs.jenkins_lookup3":
                     return JenkinsLookup3Codec.create(config);
                 default:

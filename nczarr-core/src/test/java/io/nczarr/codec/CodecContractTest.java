@@ -141,6 +141,12 @@ class CodecContractTest {
                             4,
                             CodecContractTest::bitroundSample)),
             Map.entry(
+                    "scale_offset", elementwise("{\"id\":\"scale_offset\"}", 8, CodecContractTest::scaleOffsetSample)),
+            Map.entry(
+                    "cast_value",
+                    elementwise(
+                            "{\"id\":\"cast_value\",\"data_type\":\"uint16\"}", 2, CodecContractTest::castValueSample)),
+            Map.entry(
                     "packbits",
                     new Case(
                             "{\"id\":\"packbits\"}",
@@ -400,6 +406,44 @@ class CodecContractTest {
         byte[] enc = Arrays.copyOf(data, data.length + 4);
         CodecSupport.putLe32(enc, data.length, (int) crc.getValue());
         return new Sample(JSON.readTree("{\"id\":\"crc32c\"}"), "|u1", enc, data.length, TestSupport.sha256(data));
+    }
+
+    /** scale_offset on float64: decode = v / 4 + 1.5 (exact in binary). */
+    private static Sample scaleOffsetSample() throws IOException {
+        int n = 500;
+        java.nio.ByteBuffer enc = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer dec = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Random r = new Random(22);
+        for (int i = 0; i < n; i++) {
+            double v = r.nextInt(100000) - 50000;
+            enc.putDouble(v);
+            dec.putDouble(v / 4 + 1.5);
+        }
+        return new Sample(
+                JSON.readTree("{\"id\":\"scale_offset\",\"scale\":4,\"offset\":1.5}"),
+                "<f8",
+                enc.array(),
+                8 * n,
+                TestSupport.sha256(dec.array()));
+    }
+
+    /** cast_value: float64 stored as uint16 values. */
+    private static Sample castValueSample() throws IOException {
+        int n = 700;
+        java.nio.ByteBuffer enc = java.nio.ByteBuffer.allocate(2 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        java.nio.ByteBuffer dec = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Random r = new Random(23);
+        for (int i = 0; i < n; i++) {
+            int v = r.nextInt(65536);
+            enc.putShort((short) v);
+            dec.putDouble(v);
+        }
+        return new Sample(
+                JSON.readTree("{\"id\":\"cast_value\",\"data_type\":\"uint16\"}"),
+                "<f8",
+                enc.array(),
+                8 * n,
+                TestSupport.sha256(dec.array()));
     }
 
     /** bitround decodes as the identity: any float32 data is its own encoding. */

@@ -64,6 +64,8 @@ class CodecPipelineTest {
                 Map.entry("astype", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("quantize", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("bitround", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("scale_offset", CodecKind.ARRAY_TO_ARRAY),
+                Map.entry("cast_value", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("packbits", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("categorize", CodecKind.ARRAY_TO_ARRAY),
                 Map.entry("vlen-utf8", CodecKind.ARRAY_TO_BYTES),
@@ -72,6 +74,7 @@ class CodecPipelineTest {
         for (Map.Entry<String, CodecKind> e : expected.entrySet()) {
             String json = "{\"id\":\"" + e.getKey() + "\""
                     + (e.getKey().equals("fixedscaleoffset") ? ",\"scale\":1,\"offset\":0" : "")
+                    + (e.getKey().equals("cast_value") ? ",\"data_type\":\"uint16\"" : "")
                     + (e.getKey().equals("categorize") ? ",\"labels\":[],\"dtype\":\"<U3\"}" : "}");
             assertEquals(e.getValue(), CodecKind.of(codec(json)), e.getKey());
         }

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Issue 22, codecs: stores using zarr-extensions codecs, with expected manifests
+(`zarr-conformance-manifest/1`) from the producer's reader. Same venv as make.py, plus the pinned
+cast-value-rs (zarr-python 3.4.2's `cast_value` backend) and ml-dtypes in requirements.txt:
+
+    /work/venvs/autumn/bin/python test-data/autumn-2026/make_codecs.py
+
+Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
+
+* zarr342_codecs.zarr   zarr-python 3.4.2 writes and reads: `scale_offset` + `cast_value` (uint8,
+                        clamp) on float32, `scale_offset` alone on int32 (exact division), `cast_value`
+                        float64 -> float32, `cast_value` int32 -> int8 with `out_of_range: wrap`,
+                        `numcodecs.bitround` (decode = identity) and a never-written chunk of each.
+* eopf_s2_like.zarr     zarr-python 3.4.2, laid out like ESA's Sentinel-2 L2A EOPF Zarr:
+                        /measurements/reflectance/r10m/{b02,b03,b04} float64 reflectances stored as uint16
+                        through `[scale_offset, cast_value]` *inside* `sharding_indexed` (scalar_map NaN <-> 0,
+                        fill_value NaN, one shard never written), x/y coordinates, CF attributes and xarray's
+                        base64 `_FillValue`. Expected: zarr-python reading it.
+* handmade_codecs.zarr  hand-written (zarr-python 3.4.2 implements neither): `reshape` then `transpose`,
+                        zarr-extensions `packbits` (array -> bytes, least significant bit first) of bool with
+                        `padding_encoding: first_byte` and of int16 keeping bits 0..3 (sign-extended), written
+                        with numpy per the zarr-extensions READMEs; expected = the numpy arrays written.
+"""
+import base64
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import make as A  # noqa: E402
+import manifest as M  # noqa: E402
+
+SCHEMA = A.SCHEMA
+
+
+def v3_manifest_groups(path, name):
+    """make.v3_manifest plus every subgroup (SCHEMA: v3 dimensions live in the root group)."""
+    import zarr
+    m = A.v3_manifest(path, name)
+    root = zarr.open_group(store=path, mode="r")
+    for p, node in sorted(root.members(max_depth=None), key=lambda kv: kv[0]):
+        if isinstance(node, zarr.Group):
+            m["groups"]["/" + p] = {"dimensions": {}, "attributes": {
+                k: M.infer_zarr_attr(v) for k, v in node.attrs.asdict().items()}}
+    return m
+
+
+def zarr342_codecs():
+    import zarr
+    from zarr.codecs import BytesCodec, CastValue, ScaleOffset, ZstdCodec
+    from zarr.codecs.numcodecs import BitRound
+    path = A.fresh("zarr342_codecs.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    root.attrs["title"] = "zarr-extensions codecs written by zarr-python 3.4.2"
+    a = root.create_array("so_u8", shape=(8,), chunks=(4,), dtype="float32", fill_value=-1.0,
+                          filters=[ScaleOffset(offset=10, scale=10), CastValue(data_type="uint8", out_of_range="clamp")],
+                          compressors=[ZstdCodec(level=3)], dimension_names=["n"])
+    a[0:4] = np.array([10.0, 10.26, 35.5, 99.0], dtype="f4")     # 99 clamps to 255 -> 35.5
+    b = root.create_array("so_i4", shape=(8,), chunks=(4,), dtype="int32", fill_value=7,
+                          filters=[ScaleOffset(offset=5, scale=3)], dimension_names=["n"])
+    b[4:8] = np.array([5, -100, 2000000, 6], dtype="i4")
+    c = root.create_array("cast_f4", shape=(8,), chunks=(4,), dtype="float64", fill_value="NaN",
+                          filters=[CastValue(data_type="float32")], dimension_names=["n"])
+    c[0:4] = np.array([0.1, 1.0 / 3, -2.5e10, np.inf])
+    d = root.create_array("cast_wrap", shape=(8,), chunks=(4,), dtype="int32", fill_value=0,
+                          filters=[CastValue(data_type="int8", out_of_range="wrap")], dimension_names=["n"])
+    d[0:4] = np.array([1, 127, 128, -300], dtype="i4")
+    e = root.create_array("bitround", shape=(8,), chunks=(4,), dtype="float32", fill_value=0.0,
+                          filters=[BitRound(keepbits=5)], serializer=BytesCodec(endian="big"),
+                          dimension_names=["n"])
+    e[0:4] = np.array([3.14159, -2.71828, 1.0e-3, 12345.678], dtype="f4")
+    zarr.consolidate_metadata(path)
+    A.write_manifest(A.v3_manifest(path, "autumn_zarr342_codecs"), "autumn_zarr342_codecs")
+
+
+def eopf_s2_like():
+    import zarr
+    from zarr.codecs import CastValue, ScaleOffset, ZstdCodec
+    path = A.fresh("eopf_s2_like.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    root.attrs.update({"Conventions": "CF-1.10", "title": "Sentinel-2 L2A EOPF-like product (synthetic)",
+                       "product_type": "S02MSIL2A"})
+    r10m = root.create_group("measurements").create_group("reflectance").create_group("r10m")
+    ny, nx = 64, 48
+    y = r10m.create_array("y", shape=(ny,), chunks=(ny,), dtype="float64", fill_value="NaN",
+                          dimension_names=["y"], attributes={"standard_name": "projection_y_coordinate",
+                                                             "units": "m"})
+    y[:] = 5000040.0 - 10.0 * np.arange(ny)
+    x = r10m.create_array("x", shape=(nx,), chunks=(nx,), dtype="float64", fill_value="NaN",
+                          dimension_names=["x"], attributes={"standard_name": "projection_x_coordinate",
+                                                             "units": "m"})
+    x[:] = 600000.0 + 10.0 * np.arange(nx)
+    nan_b64 = base64.b64encode(np.array([np.nan], "<f8").tobytes()).decode()
+    yy, xx = np.meshgrid(np.arange(ny), np.arange(nx), indexing="ij")
+    for k, band in enumerate(["b02", "b03", "b04"]):
+        arr = r10m.create_array(
+            band, shape=(ny, nx), shards=(32, 24), chunks=(16, 12), dtype="float64", fill_value="NaN",
+            filters=[ScaleOffset(offset=-0.1, scale=10000),
+                     CastValue(data_type="uint16", rounding="nearest-even", out_of_range="clamp",
+                               scalar_map={"encode": [("NaN", 0)], "decode": [(0, "NaN")]})],
+            compressors=[ZstdCodec(level=3)], dimension_names=["y", "x"],
+            attributes={"long_name": "TOA-corrected reflectance band %s" % band[1:], "units": "1",
+                        "standard_name": "surface_bidirectional_reflectance", "_FillValue": nan_b64,
+                        "coordinates": "y x", "valid_min": 1, "valid_max": 65535})
+        refl = ((yy * 37 + xx * 11 + k * 101) % 9000) / 10000.0 + 0.0123
+        refl[3, 5] = np.nan                     # stored as 0 through the scalar map
+        refl[10, 10:14] = 0.95 + 0.0001 * k     # bright pixels
+        arr[0:32, :] = refl[0:32, :]            # shards (1, *) never written: fill NaN
+        arr[32:64, 0:24] = refl[32:64, 0:24]
+    zarr.consolidate_metadata(path)
+    A.write_manifest(v3_manifest_groups(path, "autumn_eopf_s2_like"), "autumn_eopf_s2_like")
+
+
+def _zarr_json(path, meta):
+    os.makedirs(path, exist_ok=True)
+    with open(os.path.join(path, "zarr.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=1)
+
+
+def _chunk(path, key, data):
+    p = os.path.join(path, *key.split("/"))
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    with open(p, "wb") as f:
+        f.write(data)
+
+
+def _array_meta(shape, chunks, dtype, fill, codecs, dims):
+    return {"zarr_format": 3, "node_type": "array", "shape": list(shape), "data_type": dtype,
+            "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": list(chunks)}},
+            "chunk_key_encoding": {"name": "default", "configuration": {"separator": "/"}},
+            "fill_value": fill, "codecs": codecs, "attributes": {}, "dimension_names": dims}
+
+
+def _packbits_lsb(bits_per_value, values, first_bit=0):
+    """zarr-extensions packbits: each value's bits first_bit.. in a bit stream, least significant first."""
+    stream = []
+    for v in values:
+        u = int(v) >> first_bit
+        stream.extend((u >> k) & 1 for k in range(bits_per_value))
+    pad = (-len(stream)) % 8
+    stream.extend([0] * pad)
+    return np.packbits(np.array(stream, dtype="u1"), bitorder="little").tobytes(), pad
+
+
+def handmade_codecs():
+    path = A.fresh("handmade_codecs.zarr")
+    _zarr_json(path, {"zarr_format": 3, "node_type": "group",
+                      "attributes": {"title": "reshape and packbits, hand-written per zarr-extensions"}})
+    m = {"schema": SCHEMA, "name": "autumn_handmade_codecs",
+         "groups": {"/": {"dimensions": {"y": 4, "x": 6}, "attributes": {
+             "title": M.infer_zarr_attr("reshape and packbits, hand-written per zarr-extensions")}}},
+         "variables": {}}
+    # a (2, 3) chunk reshaped to (3, 2), then transposed (order [1, 0]) to (2, 3): stored = reshape(3, 2).T
+    full = (np.arange(24, dtype="<i2").reshape(4, 6) * 7 - 50)
+    rs = os.path.join(path, "reshaped")
+    _zarr_json(rs, _array_meta((4, 6), (2, 3), "int16", 0, [
+        {"name": "reshape", "configuration": {"shape": [3, -1]}},
+        {"name": "transpose", "configuration": {"order": [1, 0]}},
+        {"name": "bytes", "configuration": {"endian": "little"}}], ["y", "x"]))
+    for i in range(2):
+        for j in range(2):
+            block = full[2 * i:2 * i + 2, 3 * j:3 * j + 3]      # (2, 3)
+            stored = np.ascontiguousarray(block.reshape(3, 2).T)
+            _chunk(rs, "c/%d/%d" % (i, j), stored.astype("<i2").tobytes())
+    m["variables"]["/reshaped"] = {"type": "short", "dimensions": ["/y", "/x"], "shape": [4, 6],
+                                   "attributes": {}, "data": M.summarize(full, "short")}
+    # packbits of bool, numcodecs-compatible padding byte first; chunk (1, *) never written (fill true)
+    mask = ((np.arange(24).reshape(4, 6) * 5) % 3 == 0)
+    pb = os.path.join(path, "mask")
+    _zarr_json(pb, _array_meta((4, 6), (2, 6), "bool", True, [
+        {"name": "packbits", "configuration": {"padding_encoding": "first_byte"}}], ["y", "x"]))
+    data, pad = _packbits_lsb(1, mask[0:2].reshape(-1))
+    _chunk(pb, "c/0/0", bytes([pad]) + data)
+    expect = mask.copy()
+    expect[2:4] = True
+    m["variables"]["/mask"] = {"type": "ubyte", "dimensions": ["/y", "/x"], "shape": [4, 6], "attributes": {},
+                               "data": M.summarize(expect.astype("u1"), "ubyte")}
+    # int16 keeping bits 0..3: values -8..7 in 4 bits, sign-extended when decoding
+    nib = ((np.arange(24).reshape(4, 6) * 3) % 16 - 8).astype("<i2")
+    pn = os.path.join(path, "nibbles")
+    _zarr_json(pn, _array_meta((4, 6), (4, 6), "int16", 0, [
+        {"name": "packbits", "configuration": {"first_bit": 0, "last_bit": 3}}], ["y", "x"]))
+    data, _ = _packbits_lsb(4, (nib.reshape(-1).astype(np.int64) & 0xF))
+    _chunk(pn, "c/0/0", data)
+    m["variables"]["/nibbles"] = {"type": "short", "dimensions": ["/y", "/x"], "shape": [4, 6],
+                                  "attributes": {}, "data": M.summarize(nib, "short")}
+    # consolidated inline, as zarr-python writes it (a plain HTTP server cannot list)
+    with open(os.path.join(path, "zarr.json"), encoding="utf-8") as f:
+        root = json.load(f)
+    members = {}
+    for name in ("mask", "nibbles", "reshaped"):
+        with open(os.path.join(path, name, "zarr.json"), encoding="utf-8") as f:
+            members[name] = json.load(f)
+    root["consolidated_metadata"] = {"kind": "inline", "must_understand": False, "metadata": members}
+    _zarr_json(path, root)
+    A.write_manifest(m, "autumn_handmade_codecs")
+
+
+def main():
+    zarr342_codecs()
+    eopf_s2_like()
+    handmade_codecs()
+
+
+if __name__ == "__main__":
+    main()
