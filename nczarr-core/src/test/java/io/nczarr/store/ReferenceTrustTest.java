@@ -11,6 +11,7 @@ import io.nczarr.error.StoreException;
 import io.nczarr.error.TargetRefusedException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.Datasets;
+import io.nczarr.source.OpenFiles;
 import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.url.DatasetUrl;
 import java.nio.file.Files;
