@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
@@ -10,6 +10,9 @@ import io.nczarr.source.ObjectSources;
 import io.nczarr.source.OpenFiles;
 import io.nczarr.source.Origin;
 import io.nczarr.source.Trust;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.StoreResources;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
