@@ -221,22 +221,11 @@ public final class HttpObjects {
             case 206: {
                 String cr = h.firstValue("Content-Range").orElse(null);
                 Optional<ContentRange> parsed = ContentRange.parse(cr);
-                if (parsed.isEmpty()) {
-                    return refuse(refused, "HTTP 206 without a valid Content-Range header (got " + cr + ")");
+                String why = offset >= 0 ? RangeAnswers.refusal206(h, offset, end) : suffixRefusal(h, parsed, length);
+                if (why != null) {
+                    return refuse(refused, why);
                 }
                 ContentRange c = parsed.get();
-                boolean ok = offset >= 0
-                        ? c.answers(offset, end)
-                        : c.last() >= c.first()
-                                && c.length() <= length
-                                && (!c.totalKnown() || c.last() == c.total() - 1);
-                if (!ok) {
-                    return refuse(refused, "the server answered Content-Range: " + cr);
-                }
-                String encoded = ContentEncodings.refusal(h);
-                if (encoded != null) {
-                    return refuse(refused, encoded);
-                }
                 byte[] buf = new byte[(int) c.length()];
                 into.set(buf);
                 return new BodySink.IntoArray(stats, buf, 0, buf.length);
@@ -259,6 +248,20 @@ public final class HttpObjects {
             default:
                 return new BodySink.ErrorText(stats);
         }
+    }
+
+    /** {@link RangeAnswers#refusal206} for a suffix request ({@code bytes=-length}). */
+    private static String suffixRefusal(HttpHeaders h, Optional<ContentRange> parsed, int length) {
+        if (parsed.isEmpty()) {
+            return "HTTP 206 without a valid Content-Range header (got "
+                    + h.firstValue("Content-Range").orElse(null) + ")";
+        }
+        ContentRange c = parsed.get();
+        if (c.last() < c.first() || c.length() > length || (c.totalKnown() && c.last() != c.total() - 1)) {
+            return "the server answered Content-Range: "
+                    + h.firstValue("Content-Range").orElse(null);
+        }
+        return ContentEncodings.refusal(h);
     }
 
     private static BodySink refuse(AtomicReference<String> refused, String why) {

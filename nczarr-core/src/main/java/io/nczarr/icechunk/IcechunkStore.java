@@ -6,7 +6,7 @@ import io.nczarr.http.HttpSettings;
 import io.nczarr.source.Origin;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.store.ByteLimit;
-import io.nczarr.store.ReferenceTargets;
+import io.nczarr.store.kerchunk.ReferenceTargets;
 import io.nczarr.store.Store;
 import io.nczarr.store.StoreKeys;
 import io.nczarr.store.StoreResources;

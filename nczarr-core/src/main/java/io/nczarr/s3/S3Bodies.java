@@ -1,6 +1,7 @@
 package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.ContentRange;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -27,7 +28,7 @@ final class S3Bodies {
 
     /** The bytes a whole-object answer must hold ({@code -1}: the server did not say); refuses one over the limit. */
     long wholeLength(String key, GetObjectResponse r, long maxBytes) throws StoreException {
-        ContentRangeHeader range = contentRange(key, r);
+        ContentRange range = contentRange(key, r);
         long length;
         if (range != null) {
             if (range.first() != 0) {
@@ -70,9 +71,11 @@ final class S3Bodies {
     }
 
     /** The response's Content-Range, {@code null} without one; a malformed one is an error. */
-    ContentRangeHeader contentRange(String key, GetObjectResponse r) throws StoreException {
+    ContentRange contentRange(String key, GetObjectResponse r) throws StoreException {
         String header = r.contentRange();
-        ContentRangeHeader range = ContentRangeHeader.parse(header);
+        ContentRange range = ContentRange.parse(header)
+                .filter(c -> c.last() >= c.first() && (!c.totalKnown() || c.last() < c.total()))
+                .orElse(null);
         if (header != null && range == null) {
             throw failures.malformed(key, "unexpected Content-Range '" + header + "'");
         }

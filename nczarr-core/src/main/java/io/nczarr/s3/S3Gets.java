@@ -1,5 +1,6 @@
 package io.nczarr.s3;
 
+import io.nczarr.http.ContentRange;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import io.nczarr.s3.S3Failures.RangeNotSatisfiable;
 import java.io.IOException;
@@ -116,7 +117,7 @@ final class S3Gets {
             boolean complete = false;
             try {
                 GetObjectResponse r = in.response();
-                ContentRangeHeader range = bodies.contentRange(key, r);
+                ContentRange range = bodies.contentRange(key, r);
                 long n;
                 if (range != null) {
                     n = range.length();
@@ -158,7 +159,7 @@ final class S3Gets {
             boolean complete = false;
             try {
                 GetObjectResponse r = in.response();
-                ContentRangeHeader range = bodies.contentRange(key, r);
+                ContentRange range = bodies.contentRange(key, r);
                 long length;
                 long total;
                 if (range != null) {

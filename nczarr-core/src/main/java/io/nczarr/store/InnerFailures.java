@@ -10,7 +10,7 @@ import java.io.InterruptedIOException;
  * failures of the store's own dataset and key. Interruptions pass unchanged: the read was cancelled,
  * the store is fine.
  */
-final class InnerFailures {
+public final class InnerFailures {
     private InnerFailures() {}
 
     /**
@@ -32,7 +32,7 @@ final class InnerFailures {
     }
 
     /** A store failure's detail, led by the dataset it names when that is not {@code location}. */
-    static String detail(String location, StoreException s) {
+    public static String detail(String location, StoreException s) {
         return s.dataset() != null && !s.dataset().equals(location) ? s.dataset() + ": " + s.detail() : s.detail();
     }
 }

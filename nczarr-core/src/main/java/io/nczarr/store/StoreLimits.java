@@ -8,7 +8,7 @@ public final class StoreLimits {
      * The same rule for every store's {@link Store#getRange}: a negative offset or length is a
      * caller's mistake, not an empty result.
      */
-    static void checkRange(long offset, int length) {
+    public static void checkRange(long offset, int length) {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("negative range: offset " + offset + ", length " + length);
         }

@@ -87,7 +87,7 @@ public record StoreResources(
      * The HTTP settings of {@code url}'s fragment and this environment; a bad setting is a {@link
      * StoreException} of {@code location}.
      */
-    HttpSettings httpSettings(DatasetUrl url, String location) throws StoreException {
+    public HttpSettings httpSettings(DatasetUrl url, String location) throws StoreException {
         try {
             return HttpSettings.resolve(url.parameters(), environment()::property);
         } catch (IllegalArgumentException e) {

@@ -6,6 +6,7 @@ import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
+import io.nczarr.source.ObjectSources;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -68,12 +69,11 @@ public final class ByteRangeFiles {
             throws IOException {
         Objects.requireNonNull(s3, "s3");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        switch (scheme) {
-            case "http":
-            case "https":
-                if (wantsS3(fragment)) {
-                    return S3RangeSource.open(uri, fragment, s3);
-                }
+        boolean s3Api = wantsS3(fragment);
+        switch (ObjectSources.kindOf(uri, u -> s3Api)) {
+            case S3:
+                return S3RangeSource.open(uri, fragment, s3);
+            case HTTP:
                 try {
                     return HttpRangeSource.open(uri, config, http.get());
                 } catch (IllegalArgumentException e) {
@@ -84,9 +84,8 @@ public final class ByteRangeFiles {
                             : e.getMessage();
                     throw new StoreException(where, null, why, false, e);
                 }
-            case "s3":
-                return S3RangeSource.open(uri, fragment, s3);
             default:
+                // local files are opened by netCDF-Java itself, not as byte ranges
                 throw new UnsupportedFeatureException(
                         HttpRangeSource.redact(uri),
                         null,

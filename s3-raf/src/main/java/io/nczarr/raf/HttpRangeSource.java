@@ -1,118 +1,35 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.Redaction;
-import io.nczarr.error.StoreException;
-import io.nczarr.http.BodySink;
-import io.nczarr.http.ContentEncodings;
-import io.nczarr.http.ContentRange;
-import io.nczarr.http.HttpStatusErrors;
 import io.nczarr.http.RequestStats;
-import io.nczarr.http.RetryPolicy;
-import io.nczarr.http.TimedExchange;
-import java.io.FileNotFoundException;
+import io.nczarr.source.HttpObjectSource;
+import io.nczarr.source.HttpSourceSettings;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
-import java.net.http.HttpTimeoutException;
-import java.nio.file.AccessDeniedException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A {@link RangeSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS
- * {@code fileServer}, nginx, Apache, a public or presigned S3 URL...
- *
- * <ul>
- * <li>Every read is {@code GET} with {@code Range: bytes=a-b}, {@code b = a + len - 1} (the end is
- * inclusive). A ranged read must answer {@code 206} with a {@code Content-Range} that starts at
- * {@code a} ({@link ContentRange}), and the body must hold exactly the bytes that header announces
- * ({@link BodySink}); anything else is an error naming the URL (a truncated body is retried, then
- * reported).</li>
- * <li>The object length comes from the first ranged GET's {@code Content-Range} ({@code bytes
- * a-b/total}), so opening a file costs no extra request; {@link #length()} before any read sends
- * one {@code HEAD}, and falls back to {@code GET bytes=0-0} when HEAD is refused (403 as for
- * presigned GET URLs, 405, 501) or has no {@code Content-Length}.</li>
- * <li>A server that ignores {@code Range} (200 with the whole body): if the object is at most
- * {@link ByteRangeConfig#wholeObjectLimit()} bytes (from {@code Content-Length}, or counted while
- * streaming when there is none) the body is kept and every later read is served from it, with no
- * further request; a larger object is an error and its download is cancelled when the response
- * headers arrive, before the body is read. Reading only a window of each full response instead
- * would keep memory bounded but transfer O(size) per read, O(size²) per file: worse than failing
- * clearly and letting the user download the file.</li>
- * <li>The length, and the {@code ETag} when the server sends one, must stay the same across
- * responses ({@link ObjectValidators}); a change is reported as "object changed while reading",
- * never mixed bytes.</li>
- * <li>Failures are {@link StoreException}s whose dataset is the redacted URL, except 404/410
- * ({@link FileNotFoundException}) and 401/403 ({@link AccessDeniedException}), which carry one as
- * their cause ({@link HttpStatusErrors}). 5xx/429 answers and broken connections (reset, truncated
- * body) are retryable and retried up to {@link ByteRangeConfig#maxRetries()} times with exponential
- * backoff ({@link RetryPolicy}). Timeouts are retryable for the caller but not retried here: the
- * request already waited as long as the user allowed.</li>
- * <li>{@link ByteRangeConfig#requestTimeout()} bounds each request, headers and body together
- * ({@link TimedExchange}).</li>
- * </ul>
- *
- * <p>The {@link HttpClient} is passed in ({@link #open(URI, ByteRangeConfig, HttpClient)}) so that
- * a host can share one between files; {@link #open(URI, ByteRangeConfig)} makes one for this source
- * alone ({@link #newClient}), dropped with it. HTTP/1.1 is used: plain-http HTTP/2 would mean an
- * h2c upgrade attempt on every connection, and range reads gain nothing from HTTP/2. Thread-safe.
+ * A {@link RangeSource} over plain HTTP(S): the core's {@link HttpObjectSource} (ranged GETs, the one
+ * Content-Range/Content-Encoding check, bounded bodies, retries) with the {@code nczarr.bytes.*} settings of
+ * {@link ByteRangeConfig}. Thread-safe.
  */
 public final class HttpRangeSource implements RangeSource {
-    private static final System.Logger LOG = System.getLogger(HttpRangeSource.class.getName());
+    private final HttpObjectSource source;
 
-    private final URI uri;
-    private final String location;
-    private final ByteRangeConfig config;
-    private final TimedExchange exchange;
-    private final RetryPolicy retries;
-    private final ObjectValidators object = new ObjectValidators();
-    private final RequestStats stats = new RequestStats();
-    private final RangeAnswers answers;
-    /** Serialises length probes (HEAD) so concurrent first callers send one. */
-    private final Object probeLock = new Object();
-    /** The whole object, when the server ignores Range and the object is small enough. */
-    private volatile byte[] whole;
-
-    private volatile boolean closed;
-
-    private HttpRangeSource(URI uri, ByteRangeConfig config, HttpClient client) {
-        this.uri = uri;
-        this.config = config;
-        this.location = redact(uri);
-        this.answers = new RangeAnswers(config, stats, object);
-        this.exchange =
-                new TimedExchange(client, config.requestTimeout(), location, ByteRangeConfig.PREFIX + "timeout");
-        // a timed-out request already took all the time the user allows for one: trying again would
-        // multiply that wait
-        this.retries = new RetryPolicy(
-                config.maxRetries(),
-                config.retryDelay(),
-                ByteRangeConfig.PREFIX + "retries",
-                failure -> !(failure.getCause() instanceof HttpTimeoutException));
+    private HttpRangeSource(HttpObjectSource source) {
+        this.source = source;
     }
 
-    /**
-     * A client as this source wants one: HTTP/1.1, redirects followed, the given connect timeout
-     * ({@link ByteRangeConfig#connectTimeout()}). One client can serve any number of sources.
-     */
+    /** A client as this source wants one ({@link HttpObjectSource#newClient}). */
     public static HttpClient newClient(Duration connectTimeout) {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(connectTimeout)
-                .build();
+        return HttpObjectSource.newClient(connectTimeout);
     }
 
     /**
-     * A source for an {@code http:} or {@code https:} URL with a client of its own (see {@link #newClient}),
-     * released when the source is dropped. Hosts opening many files should share a client instead:
-     * {@link #open(URI, ByteRangeConfig, HttpClient)}.
-     *
-     * @throws IllegalArgumentException as {@link #open(URI, ByteRangeConfig, HttpClient)}
+     * A source with a client of its own, released when the source is dropped. Hosts opening many files should
+     * share a client instead: {@link #open(URI, ByteRangeConfig, HttpClient)}.
      */
     public static HttpRangeSource open(URI uri, ByteRangeConfig config) {
         Objects.requireNonNull(config, "config");
@@ -120,257 +37,74 @@ public final class HttpRangeSource implements RangeSource {
     }
 
     /**
-     * A source for an {@code http:} or {@code https:} URL, sending its requests with {@code client}
-     * (whose own settings apply: {@link ByteRangeConfig#connectTimeout()} is not used). Sends nothing
-     * yet: the first read (or {@link #length()}) does, so errors such as 404 surface there.
+     * A source sending its requests with {@code client}; sends nothing yet.
      *
      * @throws IllegalArgumentException for another scheme, a URL without host, or user info
-     *     (credentials in the URL are not supported: the JDK client would not send them)
      */
     public static HttpRangeSource open(URI uri, ByteRangeConfig config, HttpClient client) {
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(client, "client");
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new IllegalArgumentException("not an http(s) URL: " + redact(uri));
-        }
-        if (uri.getHost() == null) {
-            throw new IllegalArgumentException("URL without host: " + redact(uri));
-        }
-        if (uri.getRawUserInfo() != null) {
-            throw new IllegalArgumentException("credentials in the URL are not supported: " + redact(uri));
-        }
-        if (uri.getRawFragment() != null) {
-            try {
-                uri = new URI(uri.getScheme(), uri.getRawSchemeSpecificPart(), null);
-            } catch (URISyntaxException e) {
-                // its message (and so the exception as a cause) quotes the whole URL
-                throw new IllegalArgumentException(e.getReason() + ": " + redact(uri));
-            }
-        }
-        return new HttpRangeSource(uri, config, client);
+        return new HttpRangeSource(HttpObjectSource.open(uri, settings(config), client));
     }
 
-    @Override
-    public String location() {
-        return location;
-    }
-
-    @Override
-    public RequestStats stats() {
-        return stats;
-    }
-
-    @Override
-    public long knownLength() {
-        return object.length();
-    }
-
-    @Override
-    public long lastModified() {
-        return object.lastModified();
+    /** The {@code nczarr.bytes.*} settings as the core source takes them. */
+    static HttpSourceSettings settings(ByteRangeConfig config) {
+        return new HttpSourceSettings(
+                config.requestTimeout(),
+                config.maxRetries(),
+                config.retryDelay(),
+                config.wholeObjectLimit(),
+                ByteRangeConfig.PREFIX + "timeout",
+                ByteRangeConfig.PREFIX + "retries",
+                "mode=bytes reads objects that large only from servers with byte-range support (objects up to "
+                        + config.wholeObjectLimit() + " bytes are read whole: " + ByteRangeConfig.PREFIX
+                        + "wholeObjectLimit). The download was cancelled; download the file and open it locally"
+                        + " instead");
     }
 
     /** Whether the server ignored Range and the whole object is held in memory. */
     public boolean servingWholeObject() {
-        return whole != null;
+        return source.servingWholeObject();
     }
 
     @Override
     public long length() throws IOException {
-        long n = object.length();
-        if (n >= 0) {
-            return n;
-        }
-        ensureOpen();
-        synchronized (probeLock) {
-            if (object.length() < 0) {
-                long h = retries.run("HEAD", this::headOnce, this::beforeRetry);
-                if (h >= 0) {
-                    object.learnLength(h);
-                } else {
-                    // HEAD refused or without Content-Length: one byte's GET tells the length
-                    read(0, new byte[1], 0, 1);
-                    if (object.length() < 0) {
-                        throw new StoreException(
-                                location,
-                                null,
-                                "the server tells no object length (no"
-                                        + " Content-Length on HEAD, no total in Content-Range)",
-                                false,
-                                null);
-                    }
-                }
-            }
-            return object.length();
-        }
+        return source.length();
+    }
+
+    @Override
+    public long knownLength() {
+        return source.knownLength();
     }
 
     @Override
     public int read(long offset, byte[] buf, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, buf.length);
-        if (offset < 0) {
-            throw new IllegalArgumentException("negative offset " + offset);
-        }
-        ensureOpen();
-        if (len == 0) {
-            return 0;
-        }
-        int want = len;
-        long known = object.length();
-        if (known >= 0) {
-            if (offset >= known) {
-                return -1;
-            }
-            want = (int) Math.min(want, known - offset);
-        }
-        int done = 0;
-        while (done < want) {
-            long at = offset + done;
-            int pos = off + done;
-            int n = fromWhole(at, buf, pos, want - done);
-            if (n == Integer.MIN_VALUE) {
-                int count = want - done;
-                n = retries.run(
-                        "GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count), this::beforeRetry);
-            }
-            if (n < 0) {
-                long length = object.length();
-                if (done == 0 && (length < 0 || at >= length)) {
-                    return -1;
-                }
-                throw new StoreException(
-                        location,
-                        null,
-                        "object ended at byte " + at + " while " + (want - done) + " more bytes were expected ("
-                                + rangeText(offset, want) + ")",
-                        false,
-                        null);
-            }
-            done += n;
-            long k = object.length();
-            if (k >= 0) {
-                want = (int) Math.min(want, k - offset);
-            }
-        }
-        return done;
+        return source.read(offset, buf, off, len);
     }
 
-    /** Serves from the whole-object copy; {@code Integer.MIN_VALUE} if there is none. */
-    private int fromWhole(long at, byte[] buf, int pos, int count) {
-        byte[] w = whole;
-        if (w == null) {
-            return Integer.MIN_VALUE;
-        }
-        if (at >= w.length) {
-            return -1;
-        }
-        int n = (int) Math.min(count, w.length - at);
-        System.arraycopy(w, (int) at, buf, pos, n);
-        return n;
+    @Override
+    public String location() {
+        return source.location();
+    }
+
+    @Override
+    public long lastModified() {
+        return source.lastModified();
+    }
+
+    @Override
+    public RequestStats stats() {
+        return source.stats();
     }
 
     @Override
     public void close() {
-        closed = true;
-        whole = null;
+        source.close();
     }
 
     @Override
     public String toString() {
-        return "HttpRangeSource[" + location + "]";
+        return "HttpRangeSource[" + location() + "]";
     }
-
-    private void ensureOpen() throws StoreException {
-        if (closed) {
-            throw new StoreException(location, null, "closed", false, null);
-        }
-    }
-
-    private void beforeRetry() throws StoreException {
-        stats.countRetry();
-        ensureOpen();
-    }
-
-    static String rangeText(long offset, long len) {
-        return "bytes=" + offset + "-" + (offset + len - 1);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // one request
-
-    /** One ranged GET. Returns the bytes stored (>= 1), or -1 when the offset is past the end. */
-    private int rangeGetOnce(long offset, byte[] buf, int off, int len) throws IOException {
-        long end = offset + len - 1; // inclusive: bytes=a-b names b - a + 1 bytes
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .GET()
-                .header("Range", "bytes=" + offset + "-" + end)
-                .header(ContentEncodings.ACCEPT, ContentEncodings.IDENTITY)
-                .timeout(config.requestTimeout())
-                .build();
-        String what = "GET bytes=" + offset + "-" + end;
-        stats.countGet();
-        TimedExchange.Result r = exchange.send(request, info -> answers.sinkFor(info, offset, end, buf, off), what);
-        switch (r.status()) {
-            case 206:
-                return ((BodySink.IntoArray) r.sink()).count();
-            case 200: {
-                byte[] data = ((BodySink.WholeObject) r.sink()).data();
-                object.learnLength(data.length);
-                whole = data;
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "{0}: the server ignores HTTP Range requests (answered 200 to"
-                                + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
-                        location,
-                        String.valueOf(data.length));
-                return fromWhole(offset, buf, off, len);
-            }
-            case 416: {
-                long total = ContentRange.unsatisfiedTotal(
-                        r.response().headers().firstValue("Content-Range").orElse(null));
-                if (total >= 0) {
-                    object.learnLength(total);
-                }
-                long length = object.length();
-                if (length >= 0 && offset >= length) {
-                    return -1;
-                }
-                throw new StoreException(
-                        location,
-                        null,
-                        "HTTP 416 Range Not Satisfiable for " + what + " although the object has " + length + " bytes",
-                        false,
-                        null);
-            }
-            default:
-                throw HttpStatusErrors.of(location, r.status(), ((BodySink.ErrorText) r.sink()).text(), what);
-        }
-    }
-
-    /** One HEAD. Returns the Content-Length, or -1 when HEAD is refused or tells none. */
-    private long headOnce() throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .timeout(config.requestTimeout())
-                .build();
-        stats.countHead();
-        TimedExchange.Result r = exchange.send(request, info -> new BodySink.Discard(), "HEAD");
-        int status = r.status();
-        if (status == 200) {
-            HttpHeaders h = r.response().headers();
-            object.note(
-                    h.firstValue("ETag").orElse(null),
-                    h.firstValue("Last-Modified").orElse(null));
-            return h.firstValueAsLong("Content-Length").orElse(-1);
-        }
-        if (status == 403 || status == 405 || status == 501 || status == 400) {
-            return -1; // presigned GET URLs refuse HEAD (403); some servers do not implement it
-        }
-        throw HttpStatusErrors.of(location, status, "", "HEAD");
-    }
-
-    // ---------------------------------------------------------------------------------------------
 
     /** The URL for messages and logs: {@link Redaction#redact(URI)}, the one redaction of the project. */
     static String redact(URI uri) {

@@ -2,6 +2,7 @@ package io.nczarr.raf;
 
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
+import io.nczarr.source.SourceFailures;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 
@@ -11,11 +12,7 @@ final class StoreFailures {
 
     /** The message without its leading {@code location: }, which the dataset field holds instead. */
     static String detail(String location, String message) {
-        if (message == null) {
-            return "";
-        }
-        String prefix = location + ": ";
-        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+        return SourceFailures.detail(location, message);
     }
 
     /**

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.StoreException;
 import io.nczarr.s3.S3Bucket;
+import io.nczarr.source.SourceFailures;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** How failures are shaped into {@link StoreException}s: another thread's ({@link StoreFailures}), S3's ({@link S3Failures}). */
+/** How failures are shaped into {@link StoreException}s: another thread's ({@link StoreFailures}), S3's ({@link SourceFailures}). */
 class StoreFailuresTest {
     private static final String URL = "http://127.0.0.1:9/b/k.nc";
 
@@ -64,30 +65,31 @@ class StoreFailuresTest {
     @Test
     void theBucketsVerdictAndTextAreKeptOnce() {
         StoreException fromBucket = new StoreException(null, URL, "S3 GET failed: HTTP 503", true, null);
-        StoreException s = assertInstanceOf(StoreException.class, S3Failures.of(URL, fromBucket));
+        StoreException s = assertInstanceOf(StoreException.class, SourceFailures.of(URL, fromBucket));
         assertTrue(s.isRetryable());
         assertEquals(URL, s.dataset());
         assertEquals(URL + ": S3 GET failed: HTTP 503", s.getMessage());
         assertTrue(
-                ((StoreException) S3Failures.of(URL, new SocketException("Connection reset"))).isRetryable(),
+                ((StoreException) SourceFailures.of(URL, new SocketException("Connection reset"))).isRetryable(),
                 "the body's stream broke");
-        assertFalse(((StoreException) S3Failures.of(URL, new IOException("refused"))).isRetryable());
+        assertFalse(((StoreException) SourceFailures.of(URL, new IOException("refused"))).isRetryable());
     }
 
     @Test
     void s3KeepsMissingObjectsAndInterruptsAndFillsInTheDataset() {
         FileNotFoundException nf = assertInstanceOf(
-                FileNotFoundException.class, S3Failures.of(URL, new FileNotFoundException(URL + ": no such object")));
+                FileNotFoundException.class,
+                SourceFailures.of(URL, new FileNotFoundException(URL + ": no such object")));
         assertEquals(URL + ": no such object", nf.getMessage());
         StoreException cause = assertInstanceOf(StoreException.class, nf.getCause());
         assertEquals(URL, cause.dataset());
         assertFalse(cause.isRetryable());
 
         InterruptedIOException interrupted = new InterruptedIOException("interrupted");
-        assertSame(interrupted, S3Failures.of(URL, interrupted));
+        assertSame(interrupted, SourceFailures.of(URL, interrupted));
 
         StoreException withDataset = new StoreException(URL, null, "x", true, null);
-        assertSame(withDataset, S3Failures.of(URL, withDataset));
-        assertEquals(URL, ((StoreException) S3Failures.of(URL, new StoreException("x", true))).dataset());
+        assertSame(withDataset, SourceFailures.of(URL, withDataset));
+        assertEquals(URL, ((StoreException) SourceFailures.of(URL, new StoreException("x", true))).dataset());
     }
 }

@@ -1,9 +1,9 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.error.LimitExceededException;
-import io.nczarr.store.ReferenceFiles.Malformed;
-import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.store.kerchunk.ReferenceFiles.Malformed;
+import io.nczarr.store.kerchunk.ReferenceFiles.Ref;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,8 +1,15 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
-import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.InnerFailures;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreKeys;
+import io.nczarr.store.StoreLimits;
+import io.nczarr.store.StoreResources;
+import io.nczarr.store.kerchunk.ReferenceFiles.Ref;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.io.InterruptedIOException;

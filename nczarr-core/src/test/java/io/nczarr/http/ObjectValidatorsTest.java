@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,6 +7,12 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
+import io.nczarr.store.DirectoryStore;
+import io.nczarr.store.HttpStore;
+import io.nczarr.store.S3Store;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreKeys;
+import io.nczarr.store.StoreResources;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +11,10 @@ import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.s3.AwsEnvironment;
-import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.StoreResources;
+import io.nczarr.store.TestStores;
+import io.nczarr.store.kerchunk.ReferenceFiles.Ref;
 import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;

@@ -1,5 +1,7 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.Store;
 import io.nczarr.store.parquet.ReferenceRecords;
 import java.io.IOException;
 import java.util.Optional;

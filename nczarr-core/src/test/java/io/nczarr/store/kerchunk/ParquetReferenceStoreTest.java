@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,6 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.StoreException;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreResources;
+import io.nczarr.store.Stores;
+import io.nczarr.store.TestStores;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.nczarr.raf;
+package io.nczarr.http;
 
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -11,24 +11,24 @@ import java.time.format.DateTimeParseException;
  * and its bytes must not be mixed with the earlier ones. Thread-safe; the HTTP client's threads call
  * it while handling response headers, so no lock is held across a request.
  */
-final class ObjectValidators {
+public final class ObjectValidators {
     private final Object lock = new Object();
     private volatile long length = -1;
     private volatile String etag;
     private volatile long lastModified;
 
     /** The object's length, or -1 while no response told it. */
-    long length() {
+    public long length() {
         return length;
     }
 
     /** Last-Modified in ms since the epoch, or 0 while unknown. */
-    long lastModified() {
+    public long lastModified() {
         return lastModified;
     }
 
     /** Records the length unless one is known already (the first answer wins; changes are caught by {@link #changed}). */
-    void learnLength(long total) {
+    public void learnLength(long total) {
         synchronized (lock) {
             if (length < 0) {
                 length = total;
@@ -44,7 +44,7 @@ final class ObjectValidators {
      * @param lastModifiedHeader its {@code Last-Modified}, or null
      * @return why the object is no longer the one read so far, or null when it is the same
      */
-    String changed(long total, String etagHeader, String lastModifiedHeader) {
+    public String changed(long total, String etagHeader, String lastModifiedHeader) {
         long known = length;
         if (total >= 0 && known >= 0 && total != known) {
             return "object changed while reading: its length was " + known + " bytes and is now " + total;
@@ -68,7 +68,7 @@ final class ObjectValidators {
      * Records validators without comparing them (a HEAD's answer: it carries no bytes to mix). The
      * ETag is kept only if none is known; Last-Modified is informational and replaced.
      */
-    void note(String etagHeader, String lastModifiedHeader) {
+    public void note(String etagHeader, String lastModifiedHeader) {
         if (lastModifiedHeader != null) {
             try {
                 lastModified = ZonedDateTime.parse(lastModifiedHeader, DateTimeFormatter.RFC_1123_DATE_TIME)

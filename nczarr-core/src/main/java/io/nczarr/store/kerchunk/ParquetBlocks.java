@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.store.parquet.ReferenceRecords;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.source;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -18,9 +18,9 @@ import java.util.Map;
  * it closes when its last reader is done). Callers check the file kind before (opening a FIFO would block).
  * Thread-safe.
  */
-final class OpenFiles implements Closeable {
+public final class OpenFiles implements Closeable {
     /** The most local target files open at once, by default. */
-    static final int DEFAULT_MAX = 64;
+    public static final int DEFAULT_MAX = 64;
 
     private final int max;
     private final LinkedHashMap<Path, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
@@ -37,7 +37,7 @@ final class OpenFiles implements Closeable {
         }
     }
 
-    OpenFiles(int max) {
+    public OpenFiles(int max) {
         if (max < 1) {
             throw new IllegalArgumentException("max must be positive");
         }
@@ -45,7 +45,7 @@ final class OpenFiles implements Closeable {
     }
 
     /** A reader of one file: {@link #size} and {@link #read}, then {@link #close}. */
-    interface Lease extends Closeable {
+    public interface Lease extends Closeable {
         long size() throws IOException;
 
         /** Reads {@code dst} full from {@code position}; false when the file ends first. */
@@ -56,7 +56,7 @@ final class OpenFiles implements Closeable {
     }
 
     /** Leases the open channel of {@code p}, opening it (and closing the oldest idle one beyond the bound). */
-    Lease lease(Path p) throws IOException {
+    public Lease lease(Path p) throws IOException {
         Handle h;
         List<Handle> toClose = new ArrayList<>();
         synchronized (this) {
@@ -124,7 +124,7 @@ final class OpenFiles implements Closeable {
     }
 
     /** {@code {files opened so far, files open now}} (tests). */
-    synchronized long[] counts() {
+    public synchronized long[] counts() {
         return new long[] {opened, open.size()};
     }
 

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,6 +11,8 @@ import io.nczarr.error.StoreException;
 import io.nczarr.error.TargetRefusedException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.open.Datasets;
+import io.nczarr.source.OpenFiles;
+import io.nczarr.store.TestStores;
 import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.url.DatasetUrl;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -8,7 +8,10 @@ import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
 import io.nczarr.source.Origin;
-import io.nczarr.store.ReferenceFiles.Ref;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.StoreResources;
+import io.nczarr.store.kerchunk.ReferenceFiles.Ref;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;

@@ -1,6 +1,7 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.LimitExceededException;
+import io.nczarr.store.ByteLimit;
 
 /**
  * The memory the parsed references of one reference file take, estimated as they are made and checked

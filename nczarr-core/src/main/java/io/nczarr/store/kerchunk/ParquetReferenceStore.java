@@ -1,7 +1,13 @@
-package io.nczarr.store;
+package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.InnerFailures;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.Store;
+import io.nczarr.store.StoreKeys;
+import io.nczarr.store.StoreLimits;
 import io.nczarr.store.parquet.ReferenceRecords;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,0 +1,146 @@
+package io.nczarr.store.kerchunk;
+
+import io.nczarr.error.Redaction;
+import io.nczarr.error.StoreException;
+import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.HttpSettings;
+import io.nczarr.source.HttpSourceSettings;
+import io.nczarr.source.ObjectSource;
+import io.nczarr.source.ObjectSources;
+import io.nczarr.source.OpenFiles;
+import io.nczarr.source.Origin;
+import io.nczarr.source.Trust;
+import io.nczarr.store.ByteLimit;
+import io.nczarr.store.MemoryLimits;
+import io.nczarr.store.StoreResources;
+import java.io.Closeable;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * The objects a reference file points into, read by byte range through the one door: {@link ObjectSources}
+ * (the trust rules checked before anything is opened or sent, credentials only where {@link
+ * Trust#parametersFor} binds them; local files through one bounded pool of {@value OpenFiles#DEFAULT_MAX}
+ * channels, S3 with one shared bucket per endpoint and bucket, plain HTTP(S)). http(s) URLs on the server an
+ * S3-read reference file came from, and AWS hosts, use the S3 API. Each read asks for exactly what the
+ * reference says and fails when the target is shorter (never a HEAD or length request per chunk). Failures
+ * are {@link StoreException}s whose detail names the target URL (redacted); the reference store adds its own
+ * location and the key. Thread-safe.
+ */
+public final class ReferenceTargets implements Closeable {
+    private final HttpSettings httpSettings;
+    private final ObjectSources sources;
+
+    /** The targets a document names ({@code origin} ends with it); also used by Icechunk's virtual chunks. */
+    public ReferenceTargets(
+            StoreResources resources,
+            Map<String, String> parameters,
+            String s3Authority,
+            HttpSettings http,
+            Origin origin) {
+        this.httpSettings = http;
+        this.sources = new ObjectSources(
+                origin,
+                parameters,
+                ObjectSources.s3ApiOn(s3Authority),
+                resources::httpClient,
+                // a server that ignores Range is read whole only up to the object limit too
+                HttpSourceSettings.of(new HttpSettings(
+                        http.concurrency(),
+                        http.maxRetries(),
+                        http.retryDelay(),
+                        http.timeout(),
+                        Math.min(http.wholeObjectLimit(), resources.maxObjectBytes()))),
+                resources.s3Clients(),
+                resources.environment());
+    }
+
+    HttpSettings httpSettings() {
+        return httpSettings;
+    }
+
+    /** Whether reads of this target are network requests (worth coalescing and running in parallel). */
+    static boolean isRemote(URI target) {
+        return ObjectSources.isRemote(target);
+    }
+
+    /** Exactly {@code length} bytes at {@code offset} of {@code target}. */
+    public byte[] read(URI target, long offset, int length) throws IOException {
+        try (ObjectSource src = open(target)) {
+            byte[] b = new byte[length];
+            int done = 0;
+            while (done < length) {
+                int n = src.read(offset + done, b, done, length - done);
+                if (n <= 0) {
+                    throw pastEnd(target, offset, length, offset + done);
+                }
+                done += n;
+            }
+            return b;
+        } catch (FileNotFoundException e) {
+            throw missing(target, e);
+        }
+    }
+
+    /** The whole target ({@code [url]} references), refused from its size when larger than {@code limit}. */
+    byte[] whole(URI target, ByteLimit limit, String dataset, String key) throws IOException {
+        long max = Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES);
+        try (ObjectSource src = open(target)) {
+            return src.readAll(max);
+        } catch (ObjectSource.TooLarge e) {
+            throw limit.exceeded(dataset, key, null, "object " + name(target), e.size(), e);
+        } catch (FileNotFoundException e) {
+            throw missing(target, e);
+        }
+    }
+
+    private ObjectSource open(URI target) throws IOException {
+        try {
+            return sources.open(target, null);
+        } catch (UnsupportedFeatureException e) {
+            throw unsupported(target);
+        }
+    }
+
+    private static StoreException missing(URI target, FileNotFoundException e) {
+        return new StoreException(name(target), null, "the target does not exist", false, e);
+    }
+
+    private static UnsupportedFeatureException unsupported(URI target) {
+        return new UnsupportedFeatureException(
+                null,
+                null,
+                null,
+                "target URL scheme " + target.getScheme(),
+                "the target " + name(target) + " has the URL scheme " + target.getScheme()
+                        + "; reference targets must be file:, s3://, http:// or https:// URLs (or relative to the"
+                        + " reference file)",
+                null);
+    }
+
+    /** {@code {local files opened so far, open now}} (tests). */
+    long[] fileCounts() {
+        return sources.fileCounts();
+    }
+
+    private static StoreException pastEnd(URI target, long offset, int length, long end) {
+        return new StoreException(
+                name(target),
+                null,
+                "the reference's range " + offset + "+" + length + " runs past the end of the target (" + end
+                        + " bytes)",
+                false,
+                null);
+    }
+
+    static String name(URI target) {
+        return Redaction.redact(target);
+    }
+
+    @Override
+    public void close() {
+        sources.close();
+    }
+}
