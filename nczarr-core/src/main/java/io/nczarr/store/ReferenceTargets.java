@@ -62,7 +62,7 @@ final class ReferenceTargets implements Closeable {
         this.origin = origin;
         this.parameters = parameters;
         this.s3Authority = s3Authority;
-        this.http = new HttpObjects(resources.httpClient(), http);
+        this.http = resources.httpObjects(http, origin);
     }
 
     HttpSettings httpSettings() {
