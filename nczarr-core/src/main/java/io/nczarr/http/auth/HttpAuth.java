@@ -26,8 +26,9 @@ import java.util.function.Predicate;
  *   <li>{@code EARTHDATA_TOKEN}, on https hosts under {@code earthdata.nasa.gov} and {@code
  *       earthdatacloud.nasa.gov};
  *   <li>the {@code .netrc} entry of the request's exact host (Basic), but after a redirect only on the origin
- *       the read started at or on a login host; the {@code default} entry only on the host of the URL the user
- *       gave.
+ *       the read started at or on a login host; the {@code default} entry only when the origin of the URL the
+ *       user gave answers {@code 401} asking for Basic authentication (never preemptively: a data host that
+ *       redirects to a login host never sees it).
  * </ol>
  *
  * Cookies go back to the host that set them ({@link CookieJar}). Nothing (no {@code Authorization}, no cookie) is
@@ -93,6 +94,8 @@ public final class HttpAuth {
         private final URI first;
         private final URI user;
         private final String userInfo;
+        /** Whether the user's origin asked for Basic authentication (then the netrc default entry answers). */
+        private boolean challenged;
 
         Chain(URI first, URI user, String userInfo) {
             this.first = first;
@@ -146,11 +149,8 @@ public final class HttpAuth {
                 if (machine.isPresent()) {
                     return basic(machine.get());
                 }
-                if (onUserOrigin) {
-                    Optional<Netrc.Entry> d = netrc.defaultEntry();
-                    if (d.isPresent()) {
-                        return basic(d.get());
-                    }
+                if (challenged && onUserOrigin) {
+                    return netrc.defaultEntry().map(HttpAuth::basic).orElse(null);
                 }
             }
             return null;
@@ -159,6 +159,23 @@ public final class HttpAuth {
         @Override
         public void received(URI at, HttpHeaders headers) {
             cookies.store(at, headers.allValues("Set-Cookie"));
+        }
+
+        @Override
+        public boolean retryUnauthorized(URI at, HttpHeaders headers) {
+            boolean basicAsked = headers.allValues("WWW-Authenticate").stream()
+                    .anyMatch(v -> v.trim().regionMatches(true, 0, "Basic", 0, 5));
+            if (challenged
+                    || !basicAsked
+                    || user == null
+                    || !sameOrigin(at, user)
+                    || netrc.defaultEntry().isEmpty()
+                    || !("https".equalsIgnoreCase(at.getScheme())
+                            || plainHttpAllowed.test(at.getHost().toLowerCase(Locale.ROOT)))) {
+                return false;
+            }
+            challenged = true;
+            return true;
         }
     }
 

@@ -28,7 +28,9 @@ public final class Redirects {
 
     /**
      * Sends {@code request(uri)} and the requests its redirects (301, 302, 303, 307, 308 with a {@code Location})
-     * lead to; the answer that is not a redirect is returned with its sink from {@code sinks}.
+     * lead to; the answer that is not a redirect is returned with its sink from {@code sinks}. A {@code 401} is
+     * tried once more when the chain has a credential kept for challenges ({@link
+     * RequestAuth.Chain#retryUnauthorized}).
      */
     public static TimedExchange.Result send(
             RequestAuth.Chain chain,
@@ -53,6 +55,11 @@ public final class Redirects {
                                     : sinks.apply(info),
                             what);
             chain.received(at, r.response().headers());
+            if (r.status() == 401
+                    && hop < MAX_REDIRECTS
+                    && chain.retryUnauthorized(at, r.response().headers())) {
+                continue; // the same URL once more, answering the challenge
+            }
             Optional<String> to = r.response().headers().firstValue("Location");
             if (!next(r.status(), to)) {
                 return r;

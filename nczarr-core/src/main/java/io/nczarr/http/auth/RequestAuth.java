@@ -34,5 +34,13 @@ public interface RequestAuth {
 
         /** Takes what {@code at} answered (its cookies). */
         void received(URI at, HttpHeaders headers);
+
+        /**
+         * Whether a {@code 401} from {@code at} is worth one more try with a credential kept for challenges only
+         * (the {@code .netrc} {@code default} entry); true once at most.
+         */
+        default boolean retryUnauthorized(URI at, HttpHeaders headers) {
+            return false;
+        }
     }
 }
