@@ -2,6 +2,8 @@ package io.nczarr.http;
 
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
+import io.nczarr.http.auth.Redirects;
+import io.nczarr.http.auth.RequestAuth;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +16,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * Whole objects, byte ranges and suffixes by plain HTTP(S) {@code GET} on the JDK {@link HttpClient}: what the
@@ -45,8 +48,18 @@ public final class HttpObjects {
     private final HttpSettings settings;
     private final RetryPolicy retries;
     private final RequestStats stats = new RequestStats();
+    private final RequestAuth auth;
 
     public HttpObjects(HttpClient client, HttpSettings settings) {
+        this(client, settings, RequestAuth.NONE);
+    }
+
+    /**
+     * Objects read with the user's HTTP credentials where {@code auth} binds them (a credentialed read follows
+     * its redirects itself, {@link Redirects}).
+     */
+    public HttpObjects(HttpClient client, HttpSettings settings, RequestAuth auth) {
+        this.auth = Objects.requireNonNull(auth, "auth");
         this.client = Objects.requireNonNull(client, "client");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.retries = new RetryPolicy(
@@ -122,40 +135,47 @@ public final class HttpObjects {
                 .timeout(settings.timeout());
     }
 
-    private TimedExchange exchange(String location) {
-        return new TimedExchange(client, settings.timeout(), location, HttpSettings.TIMEOUT);
+    /** One read: anonymous through the client, or credentialed hop by hop ({@link RequestAuth}). */
+    private TimedExchange.Result send(
+            URI uri, String location, String range, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what)
+            throws IOException {
+        Function<URI, HttpRequest.Builder> build =
+                at -> range == null ? request(at) : request(at).header("Range", range);
+        RequestAuth.Chain chain = auth.start(uri);
+        if (chain == null) {
+            return new TimedExchange(client, settings.timeout(), location, HttpSettings.TIMEOUT)
+                    .send(build.apply(uri).build(), sinks, what);
+        }
+        return Redirects.send(chain, client, settings.timeout(), uri, build, sinks, what);
     }
 
     private Optional<byte[]> getOnce(URI uri, String location, long maxBytes) throws IOException {
         AtomicLong tooLarge = new AtomicLong(-1);
         AtomicReference<String> refused = new AtomicReference<>();
         stats.countGet();
-        TimedExchange.Result r = exchange(location)
-                .send(
-                        request(uri).build(),
-                        info -> {
-                            if (info.statusCode() != 200) {
-                                return new BodySink.ErrorText(stats);
-                            }
-                            String encoded = ContentEncodings.refusal(info.headers());
-                            if (encoded != null) {
-                                refused.set(encoded);
-                                return new BodySink.Discard();
-                            }
-                            long declared = info.headers()
-                                    .firstValueAsLong("Content-Length")
-                                    .orElse(-1);
-                            if (declared > maxBytes) {
-                                tooLarge.set(declared);
-                                return new BodySink.Discard();
-                            }
-                            return new BodySink.WholeObject(
-                                    stats,
-                                    declared,
-                                    maxBytes,
-                                    "the object is larger than the limit of " + maxBytes + " bytes");
-                        },
-                        "GET");
+        TimedExchange.Result r = send(
+                uri,
+                location,
+                null,
+                info -> {
+                    if (info.statusCode() != 200) {
+                        return new BodySink.ErrorText(stats);
+                    }
+                    String encoded = ContentEncodings.refusal(info.headers());
+                    if (encoded != null) {
+                        refused.set(encoded);
+                        return new BodySink.Discard();
+                    }
+                    long declared =
+                            info.headers().firstValueAsLong("Content-Length").orElse(-1);
+                    if (declared > maxBytes) {
+                        tooLarge.set(declared);
+                        return new BodySink.Discard();
+                    }
+                    return new BodySink.WholeObject(
+                            stats, declared, maxBytes, "the object is larger than the limit of " + maxBytes + " bytes");
+                },
+                "GET");
         if (refused.get() != null) {
             throw new StoreException(location, null, refused.get() + " (GET)", false, null);
         }
@@ -178,11 +198,8 @@ public final class HttpObjects {
         AtomicReference<byte[]> into = new AtomicReference<>();
         AtomicReference<String> refused = new AtomicReference<>();
         stats.countGet();
-        TimedExchange.Result r = exchange(location)
-                .send(
-                        request(uri).header("Range", range).build(),
-                        info -> sinkFor(info, offset, end, length, wholeLimit, into, refused),
-                        what);
+        TimedExchange.Result r =
+                send(uri, location, range, info -> sinkFor(info, offset, end, length, wholeLimit, into, refused), what);
         if (refused.get() != null) {
             throw new StoreException(location, null, refused.get() + " (" + what + ")", false, null);
         }

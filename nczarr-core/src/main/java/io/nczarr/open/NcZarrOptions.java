@@ -8,6 +8,7 @@ import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.TrustSettings;
+import io.nczarr.store.HttpLogins;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.StoreResources;
@@ -77,6 +78,9 @@ public final class NcZarrOptions implements AutoCloseable {
     private final HttpClient givenHttpClient;
     private final AggregationSettings aggregation;
     private final TrustSettings trust;
+    /** The user's HTTP credentials and the cookies kept with them, for every read made with these options. */
+    private final HttpLogins httpLogins;
+
     private HttpClient ownHttpClient;
     private final List<AutoCloseable> owned;
     private boolean closed;
@@ -91,6 +95,7 @@ public final class NcZarrOptions implements AutoCloseable {
         this.givenHttpClient = b.httpClient;
         this.aggregation = b.aggregation;
         this.trust = b.trust;
+        this.httpLogins = HttpLogins.of(b.environment);
         this.owned = owned;
     }
 
@@ -174,7 +179,8 @@ public final class NcZarrOptions implements AutoCloseable {
 
     /** What stores are opened with. */
     public StoreResources storeResources() {
-        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, this::httpClient, trust, null);
+        return new StoreResources(
+                s3Clients, environment, limits, allowSymlinksOut, this::httpClient, trust, null, httpLogins);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */

@@ -63,6 +63,12 @@ public final class AwsEnvironment {
         return v == null || v.isBlank() ? null : v.trim();
     }
 
+    /** An environment variable, or {@code null} (HTTP credentials read {@code NETRC} and tokens here). */
+    public String variable(String name) {
+        String v = environment.apply(name);
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
     public Path configFile() {
         String v = lookup(CONFIG_FILE_PROPERTY, "AWS_CONFIG_FILE");
         return v != null ? Paths.get(v) : home().resolve(".aws").resolve("config");

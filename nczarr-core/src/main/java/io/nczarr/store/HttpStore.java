@@ -32,10 +32,14 @@ public final class HttpStore implements Store {
     private final ByteLimit objectLimit;
 
     public HttpStore(URI root, HttpClient client, HttpSettings settings, long maxObjectBytes) {
+        this(root, new HttpObjects(client, settings), maxObjectBytes);
+    }
+
+    private HttpStore(URI root, HttpObjects http, long maxObjectBytes) {
         String s = root.toString();
         this.root = URI.create(s.endsWith("/") ? s : s + "/");
         this.location = Redaction.redact(root);
-        this.http = new HttpObjects(client, settings);
+        this.http = http;
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
     }
 
@@ -46,17 +50,20 @@ public final class HttpStore implements Store {
             throw new StoreException(
                     url.toString(), null, "an HTTP store needs an http:// or https:// URL", false, null);
         }
-        if (u.getRawUserInfo() != null) {
+        if (u.getRawUserInfo() != null && resources.origin() != null) {
             throw new StoreException(
-                    url.toString(), null, "credentials in the URL are not supported for plain HTTP", false, null);
+                    url.toString(), null, "a document may not put credentials in a URL it names", false, null);
         }
         HttpSettings settings = resources.httpSettings(url, url.toString());
         try {
-            u = new URI(u.getScheme(), u.getRawAuthority(), u.getPath(), u.getQuery(), null);
+            // user:password@ of the user's URL goes to its own scheme, host and port only (HttpLogins)
+            String authority = u.getRawAuthority();
+            int at = authority.lastIndexOf('@');
+            u = new URI(u.getScheme(), authority.substring(at + 1), u.getPath(), u.getQuery(), null);
         } catch (URISyntaxException e) {
             throw new StoreException(url.toString(), null, e.getReason(), false, null);
         }
-        return new HttpStore(u, resources.httpClient(), settings, resources.maxObjectBytes());
+        return new HttpStore(u, resources.httpObjects(settings, resources.originOf(url)), resources.maxObjectBytes());
     }
 
     @Override

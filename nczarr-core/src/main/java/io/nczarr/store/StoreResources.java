@@ -1,6 +1,7 @@
 package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientPool;
@@ -29,13 +30,27 @@ public record StoreResources(
         boolean allowSymlinksOut,
         Supplier<HttpClient> httpClients,
         TrustSettings trust,
-        Origin origin) {
+        Origin origin,
+        HttpLogins httpLogins) {
     public StoreResources {
         Objects.requireNonNull(s3Clients, "s3Clients");
         Objects.requireNonNull(environment, "environment");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(httpClients, "httpClients");
         Objects.requireNonNull(trust, "trust");
+        Objects.requireNonNull(httpLogins, "httpLogins");
+    }
+
+    /** Resources without HTTP credentials. */
+    public StoreResources(
+            S3ClientPool s3Clients,
+            AwsEnvironment environment,
+            MemoryLimits limits,
+            boolean allowSymlinksOut,
+            Supplier<HttpClient> httpClients,
+            TrustSettings trust,
+            Origin origin) {
+        this(s3Clients, environment, limits, allowSymlinksOut, httpClients, trust, origin, HttpLogins.none());
     }
 
     /** Resources with the default trust settings, for a URL the user gives. */
@@ -50,7 +65,8 @@ public record StoreResources(
 
     /** These resources for a URL named by a document: {@code origin} is the chain that named it. */
     public StoreResources withOrigin(Origin origin) {
-        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, httpClients, trust, origin);
+        return new StoreResources(
+                s3Clients, environment, limits, allowSymlinksOut, httpClients, trust, origin, httpLogins);
     }
 
     /** The origin of {@code url} opened with these resources: {@link #origin()}, or the user's own. */
@@ -76,6 +92,15 @@ public record StoreResources(
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
+    }
+
+    /**
+     * Objects read over HTTP with {@code settings}, carrying the user's HTTP credentials where the trust rules
+     * bind them to the URLs read ({@code origin}: the document chain that names them, or null for the user's
+     * own URL).
+     */
+    public HttpObjects httpObjects(HttpSettings settings, Origin origin) {
+        return new HttpObjects(httpClient(), settings, httpLogins.forOrigin(origin));
     }
 
     /** The client HTTP stores send with. */

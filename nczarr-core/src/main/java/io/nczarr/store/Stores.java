@@ -149,7 +149,7 @@ public final class Stores {
 
     private static DatasetUrl sniffHttp(DatasetUrl url, StoreResources resources) throws IOException {
         URI u = url.uri();
-        HttpObjects http = new HttpObjects(resources.httpClient(), resources.httpSettings(url, url.toString()));
+        HttpObjects http = resources.httpObjects(resources.httpSettings(url, url.toString()), resources.originOf(url));
         Optional<byte[]> head;
         try {
             head = http.getRange(u, 0, SNIFF_BYTES, SNIFF_BYTES);

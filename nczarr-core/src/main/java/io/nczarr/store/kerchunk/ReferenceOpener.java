@@ -80,7 +80,7 @@ final class ReferenceOpener {
                 break;
             }
             case HTTP: {
-                HttpObjects http = new HttpObjects(resources.httpClient(), httpSettings);
+                HttpObjects http = resources.httpObjects(httpSettings, resources.originOf(url));
                 try {
                     json = http.get(url.uri(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
                             .orElseThrow(() -> new StoreException(
