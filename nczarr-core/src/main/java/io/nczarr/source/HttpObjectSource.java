@@ -12,6 +12,8 @@ import io.nczarr.http.RangeAnswers;
 import io.nczarr.http.RequestStats;
 import io.nczarr.http.RetryPolicy;
 import io.nczarr.http.TimedExchange;
+import io.nczarr.http.auth.Redirects;
+import io.nczarr.http.auth.RequestAuth;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -19,50 +21,45 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * The {@link ObjectSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS
- * {@code fileServer}, nginx, Apache, a public or presigned S3 URL...
- *
- * <ul>
- * <li>Every read is {@code GET} with {@code Range: bytes=a-b}, {@code b = a + len - 1} (the end is
- * inclusive). A ranged read must answer {@code 206} with a {@code Content-Range} that starts at
- * {@code a} ({@link ContentRange}), and the body must hold exactly the bytes that header announces
- * ({@link BodySink}); anything else is an error naming the URL (a truncated body is retried, then
- * reported).</li>
- * <li>The object length comes from the first ranged GET's {@code Content-Range} ({@code bytes
- * a-b/total}), so opening a file costs no extra request; {@link #length()} before any read sends
- * one {@code HEAD}, and falls back to {@code GET bytes=0-0} when HEAD is refused (403 as for
- * presigned GET URLs, 405, 501) or has no {@code Content-Length}.</li>
- * <li>A server that ignores {@code Range} (200 with the whole body): if the object is at most
- * {@link HttpSourceSettings#wholeObjectLimit()} bytes (from {@code Content-Length}, or counted while
- * streaming when there is none) the body is kept and every later read is served from it, with no
- * further request; a larger object is an error and its download is cancelled when the response
- * headers arrive, before the body is read. Reading only a window of each full response instead
- * would keep memory bounded but transfer O(size) per read, O(size²) per file: worse than failing
- * clearly and letting the user download the file.</li>
- * <li>The length, and the {@code ETag} when the server sends one, must stay the same across
- * responses ({@link ObjectValidators}); a change is reported as "object changed while reading",
- * never mixed bytes.</li>
- * <li>Failures are {@link StoreException}s whose dataset is the redacted URL, except 404/410
- * ({@link FileNotFoundException}) and 401/403 ({@link AccessDeniedException}), which carry one as
- * their cause ({@link HttpStatusErrors}). 5xx/429 answers and broken connections (reset, truncated
- * body) are retryable and retried up to {@link HttpSourceSettings#maxRetries()} times with exponential
- * backoff ({@link RetryPolicy}). Timeouts are retryable for the caller but not retried here: the
- * request already waited as long as the user allowed.</li>
- * <li>{@link HttpSourceSettings#requestTimeout()} bounds each request, headers and body together
- * ({@link TimedExchange}).</li>
+ * The {@link ObjectSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS {@code fileServer}, nginx,
+ * Apache, a public or presigned S3 URL... <ul>
+ * <li>Every read is {@code GET} with {@code Range: bytes=a-b}, {@code b = a + len - 1} (the end is inclusive). A
+ * ranged read must answer {@code 206} with a {@code Content-Range} that starts at {@code a} ({@link ContentRange}),
+ * and the body must hold exactly the bytes that header announces ({@link BodySink}); anything else is an error naming
+ * the URL (a truncated body is retried, then reported).</li>
+ * <li>The object length comes from the first ranged GET's {@code Content-Range} ({@code bytes a-b/total}), so opening
+ * a file costs no extra request; {@link #length()} before any read sends one {@code HEAD}, and falls back to {@code
+ * GET bytes=0-0} when HEAD is refused (403 as for presigned GET URLs, 405, 501) or has no {@code
+ * Content-Length}.</li>
+ * <li>A server that ignores {@code Range} (200 with the whole body): if the object is at most {@link
+ * HttpSourceSettings#wholeObjectLimit()} bytes (from {@code Content-Length}, or counted while streaming when there is
+ * none) the body is kept and every later read is served from it, with no further request; a larger object is an error
+ * and its download is cancelled when the response headers arrive, before the body is read. Reading only a window of
+ * each full response instead would keep memory bounded but transfer O(size) per read, O(size²) per file: worse than
+ * failing clearly and letting the user download the file.</li>
+ * <li>The length, and the {@code ETag} when the server sends one, must stay the same across responses ({@link
+ * ObjectValidators}); a change is reported as "object changed while reading", never mixed bytes.</li>
+ * <li>Failures are {@link StoreException}s whose dataset is the redacted URL, except 404/410 ({@link
+ * FileNotFoundException}) and 401/403 ({@link AccessDeniedException}), which carry one as their cause ({@link
+ * HttpStatusErrors}). 5xx/429 answers and broken connections (reset, truncated body) are retryable and retried up to
+ * {@link HttpSourceSettings#maxRetries()} times with exponential backoff ({@link RetryPolicy}). Timeouts are
+ * retryable for the caller but not retried here: the request already waited as long as the user allowed.</li>
+ * <li>{@link HttpSourceSettings#requestTimeout()} bounds each request, headers and body together ({@link
+ * TimedExchange}).</li>
  * </ul>
- *
- * <p>The {@link HttpClient} is passed in ({@link #open(URI, HttpSourceSettings, HttpClient)}) so that
- * a host can share one between files ({@link #newClient} makes one as a source wants it). HTTP/1.1 is used: plain-http HTTP/2 would mean an
- * h2c upgrade attempt on every connection, and range reads gain nothing from HTTP/2. Thread-safe.
+ * <p>The {@link HttpClient} is passed in ({@link #open(URI, HttpSourceSettings, HttpClient, RequestAuth)}) so a host can
+ * share one between files ({@link #newClient} makes one as a source wants it). HTTP/1.1 is used: plain-http HTTP/2
+ * would mean an h2c upgrade attempt on every connection, and range reads gain nothing from HTTP/2. Thread-safe.
  */
 public final class HttpObjectSource implements ObjectSource {
     private static final System.Logger LOG = System.getLogger(HttpObjectSource.class.getName());
@@ -83,10 +80,13 @@ public final class HttpObjectSource implements ObjectSource {
     private volatile boolean closed;
 
     private final HttpClient client;
+    /** The user's credentials where the trust rules bind them to this URL (a credentialed read follows its redirects hop by hop). */
+    private final RequestAuth auth;
 
-    private HttpObjectSource(URI uri, HttpSourceSettings config, HttpClient client) {
+    private HttpObjectSource(URI uri, HttpSourceSettings config, HttpClient client, RequestAuth auth) {
         this.uri = uri;
         this.client = client;
+        this.auth = auth;
         this.config = config;
         this.location = Redaction.redact(uri);
         this.answers = new RangeAnswers(config.wholeObjectLimit(), config.rangeIgnoredAdvice(), stats, object);
@@ -113,15 +113,16 @@ public final class HttpObjectSource implements ObjectSource {
     }
 
     /**
-     * A source for an {@code http:} or {@code https:} URL, sending its requests with {@code client}
-     * (whose own settings apply). Sends nothing
-     * yet: the first read (or {@link #length()}) does, so errors such as 404 surface there.
+     * A source for an {@code http:} or {@code https:} URL, sending its requests with {@code client} (whose own
+     * settings apply) and the HTTP credentials {@code auth} binds to it ({@link RequestAuth#NONE}: anonymous).
+     * Sends nothing yet: the first read (or {@link #length()}) does, so errors such as 404 surface there.
      *
      * @throws IllegalArgumentException for another scheme, a URL without host, or user info
      *     (credentials in the URL are not supported: the JDK client would not send them)
      */
-    public static HttpObjectSource open(URI uri, HttpSourceSettings config, HttpClient client) {
+    public static HttpObjectSource open(URI uri, HttpSourceSettings config, HttpClient client, RequestAuth auth) {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(auth, "auth");
         Objects.requireNonNull(client, "client");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -141,7 +142,7 @@ public final class HttpObjectSource implements ObjectSource {
                 throw new IllegalArgumentException(e.getReason() + ": " + Redaction.redact(uri));
             }
         }
-        return new HttpObjectSource(uri, config, client);
+        return new HttpObjectSource(uri, config, client, auth);
     }
 
     @Override
@@ -171,7 +172,7 @@ public final class HttpObjectSource implements ObjectSource {
     @Override
     public byte[] readAll(long maxBytes) throws IOException {
         ensureOpen();
-        HttpObjects once = new HttpObjects(client, config.asHttpSettings());
+        HttpObjects once = new HttpObjects(client, config.asHttpSettings(), auth);
         try {
             Optional<byte[]> b = once.get(uri, maxBytes);
             if (b.isEmpty()) {
@@ -313,18 +314,30 @@ public final class HttpObjectSource implements ObjectSource {
     // ---------------------------------------------------------------------------------------------
     // one request
 
+    /** One request: anonymous through the client, or credentialed hop by hop ({@link RequestAuth}). */
+    private TimedExchange.Result send(
+            Function<URI, HttpRequest.Builder> request,
+            Function<HttpResponse.ResponseInfo, BodySink> sinks,
+            String what)
+            throws IOException {
+        RequestAuth.Chain chain = auth.start(uri);
+        if (chain == null) {
+            return exchange.send(request.apply(uri).build(), sinks, what);
+        }
+        return Redirects.send(chain, client, config.requestTimeout(), uri, request, sinks, what);
+    }
+
     /** One ranged GET. Returns the bytes stored (>= 1), or -1 when the offset is past the end. */
     private int rangeGetOnce(long offset, byte[] buf, int off, int len) throws IOException {
         long end = offset + len - 1; // inclusive: bytes=a-b names b - a + 1 bytes
-        HttpRequest request = HttpRequest.newBuilder(uri)
+        Function<URI, HttpRequest.Builder> request = at -> HttpRequest.newBuilder(at)
                 .GET()
                 .header("Range", "bytes=" + offset + "-" + end)
                 .header(ContentEncodings.ACCEPT, ContentEncodings.IDENTITY)
-                .timeout(config.requestTimeout())
-                .build();
+                .timeout(config.requestTimeout());
         String what = "GET bytes=" + offset + "-" + end;
         stats.countGet();
-        TimedExchange.Result r = exchange.send(request, info -> answers.sinkFor(info, offset, end, buf, off), what);
+        TimedExchange.Result r = send(request, info -> answers.sinkFor(info, offset, end, buf, off), what);
         switch (r.status()) {
             case 206:
                 return ((BodySink.IntoArray) r.sink()).count();
@@ -364,12 +377,11 @@ public final class HttpObjectSource implements ObjectSource {
 
     /** One HEAD. Returns the Content-Length, or -1 when HEAD is refused or tells none. */
     private long headOnce() throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(uri)
+        Function<URI, HttpRequest.Builder> request = at -> HttpRequest.newBuilder(at)
                 .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .timeout(config.requestTimeout())
-                .build();
+                .timeout(config.requestTimeout());
         stats.countHead();
-        TimedExchange.Result r = exchange.send(request, info -> new BodySink.Discard(), "HEAD");
+        TimedExchange.Result r = send(request, info -> new BodySink.Discard(), "HEAD");
         int status = r.status();
         if (status == 200) {
             HttpHeaders h = r.response().headers();

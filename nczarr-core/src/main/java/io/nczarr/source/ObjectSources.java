@@ -3,6 +3,7 @@ package io.nczarr.source;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3ClientPool;
@@ -37,6 +38,7 @@ public final class ObjectSources implements Closeable {
     private final Predicate<URI> s3Api;
     private final Supplier<HttpClient> http;
     private final HttpSourceSettings httpSettings;
+    private final RequestAuth httpAuth;
     private final S3ClientPool s3;
     private final AwsEnvironment environment;
     private final OpenFiles files = new OpenFiles(OpenFiles.DEFAULT_MAX);
@@ -60,6 +62,20 @@ public final class ObjectSources implements Closeable {
             HttpSourceSettings httpSettings,
             S3ClientPool s3,
             AwsEnvironment environment) {
+        this(origin, parameters, s3Api, http, httpSettings, RequestAuth.NONE, s3, environment);
+    }
+
+    /** As above, with the user's HTTP credentials where {@code httpAuth} binds them to a target. */
+    public ObjectSources(
+            Origin origin,
+            Map<String, String> parameters,
+            Predicate<URI> s3Api,
+            Supplier<HttpClient> http,
+            HttpSourceSettings httpSettings,
+            RequestAuth httpAuth,
+            S3ClientPool s3,
+            AwsEnvironment environment) {
+        this.httpAuth = Objects.requireNonNull(httpAuth, "httpAuth");
         this.origin = Objects.requireNonNull(origin, "origin");
         this.parameters = Map.copyOf(parameters);
         this.s3Api = Objects.requireNonNull(s3Api, "s3Api");
@@ -133,7 +149,7 @@ public final class ObjectSources implements Closeable {
             }
             case HTTP:
                 try {
-                    return HttpObjectSource.open(target, httpSettings, http.get());
+                    return HttpObjectSource.open(target, httpSettings, http.get(), httpAuth);
                 } catch (IllegalArgumentException e) {
                     String where = Redaction.redact(target);
                     String why = e.getMessage().endsWith(": " + where)

@@ -3,6 +3,7 @@ package io.nczarr.store;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpSettings;
+import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.Origin;
@@ -101,6 +102,11 @@ public record StoreResources(
      */
     public HttpObjects httpObjects(HttpSettings settings, Origin origin) {
         return new HttpObjects(httpClient(), settings, httpLogins.forOrigin(origin));
+    }
+
+    /** The user's HTTP credentials as the trust rules bind them to the URLs {@code origin} names. */
+    public RequestAuth httpAuth(Origin origin) {
+        return httpLogins.forOrigin(origin);
     }
 
     /** The client HTTP stores send with. */

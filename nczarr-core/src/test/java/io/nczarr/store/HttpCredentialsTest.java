@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nczarr.error.StoreException;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.source.TrustSettings;
+import io.nczarr.store.kerchunk.ReferenceStore;
 import io.nczarr.testkit.http.LoginServerPair;
 import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.url.DatasetUrl;

@@ -2,6 +2,7 @@ package io.nczarr.raf;
 
 import io.nczarr.error.Redaction;
 import io.nczarr.http.RequestStats;
+import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.source.HttpObjectSource;
 import io.nczarr.source.HttpSourceSettings;
 import java.io.IOException;
@@ -43,7 +44,7 @@ public final class HttpRangeSource implements RangeSource {
      */
     public static HttpRangeSource open(URI uri, ByteRangeConfig config, HttpClient client) {
         Objects.requireNonNull(config, "config");
-        return new HttpRangeSource(HttpObjectSource.open(uri, settings(config), client));
+        return new HttpRangeSource(HttpObjectSource.open(uri, settings(config), client, RequestAuth.NONE));
     }
 
     /** The {@code nczarr.bytes.*} settings as the core source takes them. */

@@ -53,6 +53,7 @@ public final class ReferenceTargets implements Closeable {
                         http.retryDelay(),
                         http.timeout(),
                         Math.min(http.wholeObjectLimit(), resources.maxObjectBytes()))),
+                resources.httpAuth(origin),
                 resources.s3Clients(),
                 resources.environment());
     }
