@@ -95,7 +95,7 @@ class ArchitectureTest {
                 .whereLayer("read")
                 .mayOnlyAccessLayers("read", "chunk", "model", "error")
                 .whereLayer("aggregation")
-                .mayOnlyAccessLayers("aggregation", "error")
+                .mayOnlyAccessLayers("aggregation", "read", "model", "store", "source", "url", "error")
                 .whereLayer("open")
                 .mayOnlyAccessLayers(
                         "open",
