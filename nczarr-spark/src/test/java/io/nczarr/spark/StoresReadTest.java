@@ -36,7 +36,7 @@ class StoresReadTest {
 
     static Object core(String url, String var) throws Exception {
         OpenDataset ds = CoreAccess.dataset(url);
-        return CoreAccess.readAll(ds, CoreAccess.find(ds, var));
+        return CoreAccess.readAll(CoreAccess.find(ds, var));
     }
 
     @Test
