@@ -23,11 +23,15 @@ record ColumnSpec(
         INDEX,
         COORDINATE,
         TIME,
-        VARIABLE
+        VARIABLE,
+        /** layout chunks: the chunk's first index along each dimension */
+        ORIGIN,
+        /** layout chunks: the chunk's length along each dimension */
+        SHAPE
     }
 
     boolean isDimension() {
-        return kind != Kind.VARIABLE;
+        return kind == Kind.INDEX || kind == Kind.COORDINATE || kind == Kind.TIME;
     }
 
     boolean nullable() {

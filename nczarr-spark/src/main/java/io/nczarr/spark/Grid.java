@@ -136,6 +136,9 @@ final class Grid implements Serializable {
             }
             cols.add(variableColumn(v, options.cfDecode()));
         }
+        if (options.chunks()) {
+            cols = chunkColumns(cols);
+        }
         return new Grid(options, names, lengths, chunk, List.copyOf(cols), values);
     }
 
@@ -221,6 +224,43 @@ final class Grid implements Serializable {
                 ? (enc.unpackedType() == NcType.DOUBLE ? DataTypes.DoubleType : DataTypes.FloatType)
                 : Values.sparkType(t);
         return new ColumnSpec(v.name(), ColumnSpec.Kind.VARIABLE, -1, v.path(), t, type, packed, true);
+    }
+
+    /** Layout chunks: origin and shape, then each variable's values as an array. */
+    private static List<ColumnSpec> chunkColumns(List<ColumnSpec> grid) {
+        List<ColumnSpec> out = new ArrayList<>();
+        out.add(new ColumnSpec(
+                "origin",
+                ColumnSpec.Kind.ORIGIN,
+                -1,
+                null,
+                null,
+                DataTypes.createArrayType(DataTypes.LongType, false),
+                false,
+                false));
+        out.add(new ColumnSpec(
+                "shape",
+                ColumnSpec.Kind.SHAPE,
+                -1,
+                null,
+                null,
+                DataTypes.createArrayType(DataTypes.IntegerType, false),
+                false,
+                false));
+        for (ColumnSpec c : grid) {
+            if (c.kind() == ColumnSpec.Kind.VARIABLE) {
+                out.add(new ColumnSpec(
+                        c.name(),
+                        c.kind(),
+                        -1,
+                        c.varPath(),
+                        c.type(),
+                        DataTypes.createArrayType(c.sparkType(), c.cf()),
+                        c.packed(),
+                        c.cf()));
+            }
+        }
+        return out;
     }
 
     /** The table's schema: dimension columns first, then the variables. */

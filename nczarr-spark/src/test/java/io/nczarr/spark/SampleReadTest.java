@@ -143,6 +143,47 @@ class SampleReadTest {
     }
 
     @Test
+    void chunksLayoutIsOneRowPerChunkWithItsValues() throws Exception {
+        float[] temp = (float[]) core("temp");
+        Dataset<Row> df = spark.read()
+                .format("nczarr")
+                .option("layout", "chunks")
+                .option("variables", "temp")
+                .option("decode", "cf")
+                .load(url);
+        assertEquals(List.of("origin", "shape", "temp"), List.of(df.schema().fieldNames()));
+        List<Row> rows = df.collectAsList();
+        // temp (4, 3, 5) in chunks of (3, 2, 4): 2 x 2 x 2 chunks
+        assertEquals(8, rows.size());
+        int points = 0;
+        int nulls = 0;
+        for (Row r : rows) {
+            List<Long> o = r.getList(0);
+            List<Integer> sh = r.getList(1);
+            List<Float> v = r.getList(2);
+            assertEquals(sh.get(0) * sh.get(1) * sh.get(2), v.size());
+            int k = 0;
+            for (int t = 0; t < sh.get(0); t++) {
+                for (int y = 0; y < sh.get(1); y++) {
+                    for (int x = 0; x < sh.get(2); x++) {
+                        int flat = (int) ((o.get(0) + t) * 15 + (o.get(1) + y) * 5 + (o.get(2) + x));
+                        if (v.get(k) == null) {
+                            assertEquals(-999f, temp[flat]);
+                            nulls++;
+                        } else {
+                            assertEquals(temp[flat], v.get(k));
+                        }
+                        k++;
+                    }
+                }
+            }
+            points += v.size();
+        }
+        assertEquals(60, points);
+        assertEquals(1, nulls);
+    }
+
+    @Test
     void createTableUsingNczarr() {
         spark.sql("CREATE TABLE sample_t USING nczarr OPTIONS (path '" + url + "', variables 'temp')");
         try {
