@@ -101,6 +101,20 @@ class SampleReadTest {
     }
 
     @Test
+    void theDatasetIsOpenedOncePerJvm() throws Exception {
+        load().count();
+        OpenDataset first = CoreAccess.dataset(url);
+        spark.read()
+                .format("nczarr")
+                .option("variables", "temp")
+                .load(url)
+                .selectExpr("max(temp)")
+                .collect();
+        // planning on the driver and every task of local[2] reuse the same open dataset (store, clients, pools)
+        assertTrue(first == CoreAccess.dataset(url));
+    }
+
+    @Test
     void aggregationByTime() {
         List<Row> rows = spark.read()
                 .format("nczarr")
