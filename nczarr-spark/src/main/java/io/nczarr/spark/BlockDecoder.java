@@ -1,13 +1,15 @@
 package io.nczarr.spark;
 
 import io.nczarr.model.NcType;
-import io.nczarr.model.VarModel;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.read.CfEncoding;
+import io.nczarr.read.VariableReader;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -19,13 +21,12 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 final class BlockDecoder {
     private final Grid grid;
     private final List<ColumnSpec> columns;
-    private final Map<String, VarModel> vars = new HashMap<>();
-    private final OpenDataset dataset;
+    private final Map<String, VariableReader> vars = new HashMap<>();
 
     BlockDecoder(Grid grid, List<ColumnSpec> columns) throws IOException {
         this.grid = grid;
         this.columns = columns;
-        this.dataset = CoreAccess.dataset(grid.options.url());
+        OpenDataset dataset = CoreAccess.dataset(grid.options.url());
         for (ColumnSpec c : columns) {
             if (!c.isDimension()) {
                 vars.put(c.varPath(), CoreAccess.find(dataset, c.varPath()));
@@ -43,8 +44,8 @@ final class BlockDecoder {
             if (c.isDimension()) {
                 fillDimension(v, c, origin, count, n);
             } else {
-                Object raw = CoreAccess.read(dataset, vars.get(c.varPath()), origin, count);
-                fillVariable(v, c, raw, n);
+                VariableReader r = vars.get(c.varPath());
+                fillVariable(v, c, CoreAccess.read(r, origin, count), r.encoding(), n);
             }
             vectors[i] = v;
         }
@@ -72,9 +73,9 @@ final class BlockDecoder {
         }
     }
 
-    private static void fillVariable(OnHeapColumnVector v, ColumnSpec c, Object raw, int n) {
+    private static void fillVariable(OnHeapColumnVector v, ColumnSpec c, Object raw, CfEncoding enc, int n) {
         NcType t = c.type();
-        if (c.fills() == null) {
+        if (!c.cf()) {
             // raw: bulk copies where the Spark type is the stored one
             switch (t) {
                 case BYTE:
@@ -105,10 +106,15 @@ final class BlockDecoder {
         }
         for (int r = 0; r < n; r++) {
             double x = Values.asDouble(raw, r, t);
-            if (c.isFill(x)) {
+            if (enc.isMissing(x)) {
                 v.putNull(r);
             } else if (c.packed()) {
-                v.putDouble(r, x * c.scale() + c.offset());
+                double u = enc.unpack(x);
+                if (c.sparkType() == DataTypes.DoubleType) {
+                    v.putDouble(r, u);
+                } else {
+                    v.putFloat(r, (float) u);
+                }
             } else {
                 putRaw(v, t, raw, r, r);
             }

@@ -11,43 +11,30 @@ import org.apache.spark.sql.types.DataType;
  * @param dim the dimension's position among the grid's dimensions (dimension columns), else -1
  * @param varPath the variable's path (variable columns), else null
  * @param type the variable's (or coordinate's) netCDF type; null for an index column
- * @param fills raw values read as null (decode cf), or null
+ * @param packed whether values are unpacked ({@code raw * scale_factor + add_offset}, decode cf)
+ * @param cf whether fill, missing and out-of-range values read as null (decode cf, by the core's {@code
+ *     CfEncoding} of the variable)
  */
 record ColumnSpec(
-        String name,
-        Kind kind,
-        int dim,
-        String varPath,
-        NcType type,
-        DataType sparkType,
-        boolean packed,
-        double scale,
-        double offset,
-        double[] fills)
+        String name, Kind kind, int dim, String varPath, NcType type, DataType sparkType, boolean packed, boolean cf)
         implements Serializable {
 
     enum Kind {
         INDEX,
         COORDINATE,
         TIME,
-        VARIABLE
+        VARIABLE,
+        /** layout chunks: the chunk's first index along each dimension */
+        ORIGIN,
+        /** layout chunks: the chunk's length along each dimension */
+        SHAPE
     }
 
     boolean isDimension() {
-        return kind != Kind.VARIABLE;
+        return kind == Kind.INDEX || kind == Kind.COORDINATE || kind == Kind.TIME;
     }
 
     boolean nullable() {
-        return fills != null;
-    }
-
-    /** Whether a raw value is one of the fill values. */
-    boolean isFill(double raw) {
-        for (double f : fills) {
-            if (raw == f || (Double.isNaN(f) && Double.isNaN(raw))) {
-                return true;
-            }
-        }
-        return false;
+        return cf;
     }
 }

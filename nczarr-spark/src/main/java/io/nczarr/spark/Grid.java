@@ -4,11 +4,15 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.read.CfEncoding;
+import io.nczarr.read.ChunkGrid;
+import io.nczarr.read.VariableReader;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -52,10 +56,10 @@ final class Grid implements Serializable {
     /** Opens the dataset (through this JVM's cache) and lays out its table. */
     static Grid load(SourceOptions options) throws IOException {
         OpenDataset ds = CoreAccess.dataset(options.url());
-        List<VarModel> vars = select(ds, options);
-        VarModel first = vars.get(0);
+        List<VariableReader> vars = select(ds, options);
+        VariableReader first = vars.get(0);
         List<String> dims = first.dimensions();
-        for (VarModel v : vars) {
+        for (VariableReader v : vars) {
             if (!v.dimensions().equals(dims)) {
                 throw new NcZarrException(
                         ds.model().location(),
@@ -69,7 +73,10 @@ final class Grid implements Serializable {
         }
         int rank = dims.size();
         String[] names = new String[rank];
-        long[] lengths = first.shape().clone();
+        long[] lengths = first.shape();
+        // the chunk grid of the first variable: for a sharded array, its shards (whole objects)
+        ChunkGrid grid = first.grid();
+        int[] gridChunk = grid.isSharded() ? grid.shardShape() : grid.chunkShape();
         int[] chunk = new int[rank];
         Object[] values = new Object[rank];
         List<ColumnSpec> cols = new ArrayList<>();
@@ -81,16 +88,15 @@ final class Grid implements Serializable {
                 // a dimension used twice (a square matrix): the second column is named by its position
                 names[d] = names[d] + "_" + d;
             }
-            chunk[d] = first.array().chunks().length == rank
-                    ? Math.max(1, first.array().chunks()[d])
+            chunk[d] = gridChunk.length == rank
+                    ? Math.max(1, gridChunk[d])
                     : (int) Math.min(Integer.MAX_VALUE, Math.max(1, lengths[d]));
-            VarModel coord = coordinate(ds, path, lengths[d]);
+            VariableReader coord = coordinate(ds, path, lengths[d]);
             ColumnSpec col;
             if (coord == null) {
-                col = new ColumnSpec(
-                        names[d], ColumnSpec.Kind.INDEX, d, null, null, DataTypes.LongType, false, 1, 0, null);
+                col = new ColumnSpec(names[d], ColumnSpec.Kind.INDEX, d, null, null, DataTypes.LongType, false, false);
             } else {
-                Object raw = CoreAccess.readAll(ds, coord);
+                Object raw = CoreAccess.readAll(coord);
                 long[] ref = CfTime.parse(CoreAccess.text(coord, "units"), CoreAccess.text(coord, "calendar"));
                 if (ref != null) {
                     long[] micros = new long[(int) lengths[d]];
@@ -102,47 +108,47 @@ final class Grid implements Serializable {
                             names[d],
                             ColumnSpec.Kind.TIME,
                             d,
-                            CoreAccess.path(coord),
+                            coord.path(),
                             coord.type(),
                             DataTypes.TimestampType,
                             false,
-                            1,
-                            0,
-                            null);
+                            false);
                 } else {
                     values[d] = raw;
                     col = new ColumnSpec(
                             names[d],
                             ColumnSpec.Kind.COORDINATE,
                             d,
-                            CoreAccess.path(coord),
+                            coord.path(),
                             coord.type(),
                             Values.sparkType(coord.type()),
                             false,
-                            1,
-                            0,
-                            null);
+                            false);
                 }
             }
             cols.add(col);
             used.add(names[d]);
         }
-        for (VarModel v : vars) {
+        for (VariableReader v : vars) {
             if (!used.add(v.name())) {
                 throw new NcZarrException(
                         ds.model().location(), null, v.name(), "two columns would be named " + v.name(), null);
             }
             cols.add(variableColumn(v, options.cfDecode()));
         }
+        if (options.chunks()) {
+            cols = chunkColumns(cols);
+        }
         return new Grid(options, names, lengths, chunk, List.copyOf(cols), values);
     }
 
     /** The variables named by the option, else every readable data variable of the first most-dimensional one's dimensions. */
-    private static List<VarModel> select(OpenDataset ds, SourceOptions options) throws NcZarrException {
-        List<VarModel> out = new ArrayList<>();
+    private static List<VariableReader> select(OpenDataset ds, SourceOptions options) throws NcZarrException {
+        List<VariableReader> out = new ArrayList<>();
         if (options.variables() != null) {
             for (String name : options.variables()) {
-                VarModel v = CoreAccess.find(ds, name);
+                VariableReader r = CoreAccess.find(ds, name);
+                VarModel v = CoreAccess.variables(ds).get(r.path());
                 if (!CoreAccess.readable(v)) {
                     throw new NcZarrException(
                             ds.model().location(),
@@ -153,12 +159,12 @@ final class Grid implements Serializable {
                                     + " variables with dimensions only)",
                             null);
                 }
-                out.add(v);
+                out.add(r);
             }
             return out;
         }
         VarModel best = null;
-        for (VarModel v : CoreAccess.variables(ds)) {
+        for (VarModel v : CoreAccess.variables(ds).values()) {
             if (CoreAccess.readable(v)
                     && !isCoordinate(v)
                     && (best == null || v.shape().length > best.shape().length)) {
@@ -173,9 +179,10 @@ final class Grid implements Serializable {
                     "no numeric data variable to read (option variables names them)",
                     null);
         }
-        for (VarModel v : CoreAccess.variables(ds)) {
+        for (Map.Entry<String, VarModel> e : CoreAccess.variables(ds).entrySet()) {
+            VarModel v = e.getValue();
             if (CoreAccess.readable(v) && !isCoordinate(v) && v.dimensions().equals(best.dimensions())) {
-                out.add(v);
+                out.add(ds.variable(e.getKey()));
             }
         }
         return out;
@@ -191,57 +198,69 @@ final class Grid implements Serializable {
     }
 
     /** The 1-D numeric coordinate variable of a dimension (same name, same group), or null. */
-    private static VarModel coordinate(OpenDataset ds, String dimPath, long length) {
-        for (VarModel v : CoreAccess.variables(ds)) {
+    private static VariableReader coordinate(OpenDataset ds, String dimPath, long length) throws NcZarrException {
+        for (Map.Entry<String, VarModel> e : CoreAccess.variables(ds).entrySet()) {
+            VarModel v = e.getValue();
             if (isCoordinate(v)
                     && v.dimensions().get(0).equals(dimPath)
                     && CoreAccess.readable(v)
                     && v.shape()[0] == length
                     && length <= Integer.MAX_VALUE - 8) {
-                return v;
+                return ds.variable(e.getKey());
             }
         }
         return null;
     }
 
-    private static ColumnSpec variableColumn(VarModel v, boolean cf) {
+    private static ColumnSpec variableColumn(VariableReader v, boolean cf) {
         NcType t = v.type();
-        DataType raw = Values.sparkType(t);
         if (!cf) {
             return new ColumnSpec(
-                    v.name(), ColumnSpec.Kind.VARIABLE, -1, CoreAccess.path(v), t, raw, false, 1, 0, null);
+                    v.name(), ColumnSpec.Kind.VARIABLE, -1, v.path(), t, Values.sparkType(t), false, false);
         }
-        double[] scale = CoreAccess.numbers(v, "scale_factor");
-        double[] offset = CoreAccess.numbers(v, "add_offset");
-        boolean packed = (scale != null && scale.length > 0) || (offset != null && offset.length > 0);
-        List<Double> fills = new ArrayList<>();
-        double[] fv = CoreAccess.numbers(v, "_FillValue");
-        if (fv != null && fv.length > 0) {
-            fills.add(fv[0]);
-        } else if (v.fill() instanceof Number n) {
-            fills.add(n.doubleValue());
-        }
-        double[] mv = CoreAccess.numbers(v, "missing_value");
-        if (mv != null) {
-            for (double m : mv) {
-                fills.add(m);
+        CfEncoding enc = v.encoding();
+        boolean packed = enc.isPacked();
+        DataType type = packed
+                ? (enc.unpackedType() == NcType.DOUBLE ? DataTypes.DoubleType : DataTypes.FloatType)
+                : Values.sparkType(t);
+        return new ColumnSpec(v.name(), ColumnSpec.Kind.VARIABLE, -1, v.path(), t, type, packed, true);
+    }
+
+    /** Layout chunks: origin and shape, then each variable's values as an array. */
+    private static List<ColumnSpec> chunkColumns(List<ColumnSpec> grid) {
+        List<ColumnSpec> out = new ArrayList<>();
+        out.add(new ColumnSpec(
+                "origin",
+                ColumnSpec.Kind.ORIGIN,
+                -1,
+                null,
+                null,
+                DataTypes.createArrayType(DataTypes.LongType, false),
+                false,
+                false));
+        out.add(new ColumnSpec(
+                "shape",
+                ColumnSpec.Kind.SHAPE,
+                -1,
+                null,
+                null,
+                DataTypes.createArrayType(DataTypes.IntegerType, false),
+                false,
+                false));
+        for (ColumnSpec c : grid) {
+            if (c.kind() == ColumnSpec.Kind.VARIABLE) {
+                out.add(new ColumnSpec(
+                        c.name(),
+                        c.kind(),
+                        -1,
+                        c.varPath(),
+                        c.type(),
+                        DataTypes.createArrayType(c.sparkType(), c.cf()),
+                        c.packed(),
+                        c.cf()));
             }
         }
-        if (t.isFloatingPoint()) {
-            fills.add(Double.NaN);
-        }
-        double[] f = fills.stream().mapToDouble(Double::doubleValue).toArray();
-        return new ColumnSpec(
-                v.name(),
-                ColumnSpec.Kind.VARIABLE,
-                -1,
-                CoreAccess.path(v),
-                t,
-                packed ? DataTypes.DoubleType : raw,
-                packed,
-                scale != null && scale.length > 0 ? scale[0] : 1,
-                offset != null && offset.length > 0 ? offset[0] : 0,
-                f);
+        return out;
     }
 
     /** The table's schema: dimension columns first, then the variables. */

@@ -63,8 +63,10 @@ final class NcZarrScan implements Scan, Batch, SupportsReportStatistics {
 
     @Override
     public Statistics estimateStatistics() {
-        long rows = plan.rows();
-        long bytes = rows * Grid.rowBytes(columns);
+        long bytes = plan.rows() * Grid.rowBytes(columns);
+        long rows = grid.options.chunks()
+                ? plan.partitions().stream().mapToLong(p -> p.origins().length).sum()
+                : plan.rows();
         return new Statistics() {
             @Override
             public OptionalLong sizeInBytes() {

@@ -59,6 +59,10 @@ final class NcZarrScanBuilder
 
     @Override
     public boolean pushLimit(int n) {
+        if (grid.options.chunks()) {
+            // a row is a chunk there, the planner counts grid points
+            return false;
+        }
         limit = n;
         return true;
     }

@@ -23,7 +23,7 @@ final class PartitionReaders implements PartitionReaderFactory {
 
     @Override
     public boolean supportColumnarReads(InputPartition partition) {
-        return grid.options.columnar();
+        return grid.options.columnar() && !grid.options.chunks();
     }
 
     @Override
@@ -33,6 +33,9 @@ final class PartitionReaders implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        if (grid.options.chunks()) {
+            return new ChunkRows(grid, columns, (ChunkPartition) partition);
+        }
         Batches batches = new Batches(grid, columns, (ChunkPartition) partition);
         return new PartitionReader<>() {
             private Iterator<InternalRow> rows;

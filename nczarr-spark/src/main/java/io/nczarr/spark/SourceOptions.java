@@ -23,10 +23,13 @@ import java.util.TreeMap;
  *       _FillValue/missing_value as null</td></tr>
  *   <tr><td>{@code partitionBytes}</td><td>128m</td><td>decoded bytes one partition aims at</td></tr>
  *   <tr><td>{@code columnar}</td><td>true</td><td>{@code false}: rows instead of column batches</td></tr>
+ *   <tr><td>{@code layout}</td><td>{@code grid}</td><td>{@code chunks}: one row per chunk (origin, shape, the
+ *       variables' values as arrays)</td></tr>
  *   <tr><td>{@code aws.*}, {@code nczarr.*}, {@code mode}</td><td></td><td>passed to the core as URL fragment keys</td></tr>
  * </table>
  */
-record SourceOptions(String url, List<String> variables, boolean cfDecode, long partitionBytes, boolean columnar)
+record SourceOptions(
+        String url, List<String> variables, boolean cfDecode, long partitionBytes, boolean columnar, boolean chunks)
         implements Serializable {
 
     static final long DEFAULT_PARTITION_BYTES = 128L << 20;
@@ -64,10 +67,20 @@ record SourceOptions(String url, List<String> variables, boolean cfDecode, long 
                     "option decode is '" + decode + "': expected raw or cf (" + Redaction.redact(path) + ")");
         }
         long bytes = bytes("partitionBytes", lower.get("partitionbytes"), DEFAULT_PARTITION_BYTES);
+        String layout = lower.getOrDefault("layout", "grid").trim().toLowerCase(Locale.ROOT);
+        if (!layout.equals("grid") && !layout.equals("chunks")) {
+            throw new NcZarrException(
+                    "option layout is '" + layout + "': expected grid or chunks (" + Redaction.redact(path) + ")");
+        }
         boolean columnar =
                 !"false".equalsIgnoreCase(lower.getOrDefault("columnar", "true").trim());
         return new SourceOptions(
-                url.toString(), vars == null ? null : List.copyOf(vars), decode.equals("cf"), bytes, columnar);
+                url.toString(),
+                vars == null ? null : List.copyOf(vars),
+                decode.equals("cf"),
+                bytes,
+                columnar,
+                layout.equals("chunks"));
     }
 
     /** A byte count with an optional binary suffix ({@code 64m}, {@code 1g}). */

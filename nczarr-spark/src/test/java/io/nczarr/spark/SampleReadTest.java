@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.model.VarModel;
 import io.nczarr.open.OpenDataset;
 import io.nczarr.testkit.Corpus;
 import java.sql.Timestamp;
@@ -40,8 +39,7 @@ class SampleReadTest {
 
     static Object core(String var) throws Exception {
         OpenDataset ds = CoreAccess.dataset(url);
-        VarModel v = CoreAccess.find(ds, var);
-        return CoreAccess.readAll(ds, v);
+        return CoreAccess.readAll(CoreAccess.find(ds, var));
     }
 
     @Test
@@ -82,7 +80,8 @@ class SampleReadTest {
     void cfDecodingScalesAndNullsFills() throws Exception {
         short[] precip = (short[]) core("precip");
         Dataset<Row> df = spark.read().format("nczarr").option("decode", "cf").load(url);
-        assertEquals(DataTypes.DoubleType, df.schema().apply("precip").dataType());
+        // unpacked to scale_factor's type, as CF says
+        assertEquals(DataTypes.FloatType, df.schema().apply("precip").dataType());
         assertEquals(DataTypes.FloatType, df.schema().apply("temp").dataType());
         List<Row> rows = df.orderBy("time", "lat", "lon").collectAsList();
         int nulls = 0;
@@ -92,13 +91,27 @@ class SampleReadTest {
                 assertTrue(r.isNullAt(4));
                 nulls++;
             } else {
-                assertEquals(precip[i] * (double) 0.01f, r.getDouble(4), 1e-12);
+                assertEquals((float) (precip[i] * (double) 0.01f), r.getFloat(4));
             }
         }
         assertEquals(1, nulls);
         // temp(1, 0, 3) is _FillValue
         assertTrue(rows.get(15 + 3).isNullAt(3));
         assertEquals(1, df.where("temp IS NULL").count());
+    }
+
+    @Test
+    void theDatasetIsOpenedOncePerJvm() throws Exception {
+        load().count();
+        OpenDataset first = CoreAccess.dataset(url);
+        spark.read()
+                .format("nczarr")
+                .option("variables", "temp")
+                .load(url)
+                .selectExpr("max(temp)")
+                .collect();
+        // planning on the driver and every task of local[2] reuse the same open dataset (store, clients, pools)
+        assertTrue(first == CoreAccess.dataset(url));
     }
 
     @Test
@@ -141,6 +154,47 @@ class SampleReadTest {
                 limited.plan().rows() >= 7 && limited.plan().rows() < 60,
                 "rows " + limited.plan().rows());
         assertEquals(60L, scan.estimateStatistics().numRows().getAsLong());
+    }
+
+    @Test
+    void chunksLayoutIsOneRowPerChunkWithItsValues() throws Exception {
+        float[] temp = (float[]) core("temp");
+        Dataset<Row> df = spark.read()
+                .format("nczarr")
+                .option("layout", "chunks")
+                .option("variables", "temp")
+                .option("decode", "cf")
+                .load(url);
+        assertEquals(List.of("origin", "shape", "temp"), List.of(df.schema().fieldNames()));
+        List<Row> rows = df.collectAsList();
+        // temp (4, 3, 5) in chunks of (3, 2, 4): 2 x 2 x 2 chunks
+        assertEquals(8, rows.size());
+        int points = 0;
+        int nulls = 0;
+        for (Row r : rows) {
+            List<Long> o = r.getList(0);
+            List<Integer> sh = r.getList(1);
+            List<Float> v = r.getList(2);
+            assertEquals(sh.get(0) * sh.get(1) * sh.get(2), v.size());
+            int k = 0;
+            for (int t = 0; t < sh.get(0); t++) {
+                for (int y = 0; y < sh.get(1); y++) {
+                    for (int x = 0; x < sh.get(2); x++) {
+                        int flat = (int) ((o.get(0) + t) * 15 + (o.get(1) + y) * 5 + (o.get(2) + x));
+                        if (v.get(k) == null) {
+                            assertEquals(-999f, temp[flat]);
+                            nulls++;
+                        } else {
+                            assertEquals(temp[flat], v.get(k));
+                        }
+                        k++;
+                    }
+                }
+            }
+            points += v.size();
+        }
+        assertEquals(60, points);
+        assertEquals(1, nulls);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.nczarr.spark;
 
 import org.apache.spark.sql.SparkSession;
 
-/** The test SparkSession: local[2], no UI, few shuffle partitions (one per test class, stopped after it). */
+/** The test SparkSession: local[2], no UI, few shuffle partitions, no whole-stage codegen (one per test class, stopped after it). */
 final class SparkSessions {
     private SparkSessions() {}
 
@@ -13,6 +13,9 @@ final class SparkSessions {
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "2")
                 .config("spark.sql.session.timeZone", "UTC")
+                // tiny data: compiling whole-stage code and re-planning adaptively cost more than they save
+                .config("spark.sql.codegen.wholeStage", "false")
+                .config("spark.sql.adaptive.enabled", "false")
                 .config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1")
                 .getOrCreate();

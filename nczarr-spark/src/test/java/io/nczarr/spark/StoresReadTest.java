@@ -1,6 +1,7 @@
 package io.nczarr.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.open.OpenDataset;
@@ -36,7 +37,7 @@ class StoresReadTest {
 
     static Object core(String url, String var) throws Exception {
         OpenDataset ds = CoreAccess.dataset(url);
-        return CoreAccess.readAll(ds, CoreAccess.find(ds, var));
+        return CoreAccess.readAll(CoreAccess.find(ds, var));
     }
 
     @Test
@@ -123,5 +124,28 @@ class StoresReadTest {
         p.reset();
         assertEquals(4, df.select("time").distinct().count());
         assertEquals(0, p.counts().get(), p.requests().toString());
+    }
+
+    @Test
+    void aForbiddenChunkFailsTheQueryWithTheCoresMessage() {
+        LocalS3 s3 = LocalS3.get();
+        s3.upload(Corpus.testDataDir().resolve("sample.file"), "spark", "sample.file");
+        String url = s3.signedUrl("spark", "sample.file", "nczarr,s3");
+        Dataset<Row> df =
+                spark.read().format("nczarr").option("variables", "precip").load(url);
+        s3.signed.faults(
+                r -> r.path().endsWith("/precip/0.0.1") ? CountingProxy.Fault.status(403, "AccessDenied") : null);
+        try {
+            long start = System.nanoTime();
+            Exception e =
+                    assertThrows(Exception.class, () -> df.select("precip").collectAsList());
+            String m = String.valueOf(e.getMessage());
+            // the task's error: dataset, object key and status, no credentials; the job ends (no retry loop)
+            assertTrue(m.contains("precip/0.0.1") && m.contains("403"), m);
+            assertTrue(!m.contains("local-test-secret"), m);
+            assertTrue(System.nanoTime() - start < 60_000_000_000L);
+        } finally {
+            s3.signed.faults(null);
+        }
     }
 }
