@@ -54,6 +54,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.source..")
                 .layer("store")
                 .definedBy("io.nczarr.store..")
+                .layer("icechunk")
+                .definedBy("io.nczarr.icechunk..")
                 .layer("model")
                 .definedBy("io.nczarr.model..")
                 .layer("meta")
@@ -84,6 +86,8 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("source", "url", "s3", "error")
                 .whereLayer("store")
                 .mayOnlyAccessLayers("store", "source", "url", "s3", "http", "error")
+                .whereLayer("icechunk")
+                .mayOnlyAccessLayers("icechunk", "store", "source", "url", "http", "s3", "error")
                 .whereLayer("model")
                 .mayOnlyAccessLayers("model", "codec", "dtype", "error")
                 .whereLayer("meta")
@@ -95,6 +99,7 @@ class ArchitectureTest {
                 .whereLayer("open")
                 .mayOnlyAccessLayers(
                         "open",
+                        "icechunk",
                         "aggregation",
                         "chunk",
                         "meta",
