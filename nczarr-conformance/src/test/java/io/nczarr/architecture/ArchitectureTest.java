@@ -57,6 +57,8 @@ class ArchitectureTest {
                 .definedBy("io.nczarr.source..")
                 .layer("store")
                 .definedBy("io.nczarr.store..")
+                .layer("icechunk")
+                .definedBy("io.nczarr.icechunk..")
                 .layer("model")
                 .definedBy("io.nczarr.model..")
                 .layer("meta")
@@ -89,6 +91,8 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers("source", "url", "s3", "http", "error")
                 .whereLayer("store")
                 .mayOnlyAccessLayers("store", "source", "url", "s3", "http", "error")
+                .whereLayer("icechunk")
+                .mayOnlyAccessLayers("icechunk", "store", "source", "url", "http", "s3", "error")
                 .whereLayer("model")
                 .mayOnlyAccessLayers("model", "codec", "dtype", "error")
                 .whereLayer("meta")
@@ -103,6 +107,7 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers(
                         "open",
                         "read",
+                        "icechunk",
                         "aggregation",
                         "chunk",
                         "meta",

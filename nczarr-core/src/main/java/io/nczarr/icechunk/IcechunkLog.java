@@ -23,7 +23,9 @@ public final class IcechunkLog {
         Repository repo = new Repository(
                 base, resources.limits().metadata(), resources.limits().maxMetadataBytes());
         RepoInfo info = repo.info();
-        Selection sel = Selection.of(url.parameters(), base.location());
+        Map<String, String> params =
+                Parameters.of(url.parameters(), resources.environment()::property, base.location());
+        Selection sel = Selection.of(params, base.location());
         String id = sel.snapshotId(info, base.location());
         if (info.indexOf(id) < 0) {
             throw new NcZarrException(
@@ -44,7 +46,7 @@ public final class IcechunkLog {
         info.branches.forEach((b, s) -> out.add(String.format("  %-20s %s", b, s)));
         out.add("tags:");
         info.tags.forEach((t, s) -> out.add(String.format("  %-20s %s", t, s)));
-        Containers cs = Containers.of(info.containers, url.parameters());
+        Containers cs = Containers.of(info.containers, params);
         if (!cs.all().isEmpty()) {
             out.add("virtual chunk containers:");
             for (Containers.Container c : cs.all()) {
@@ -74,7 +76,9 @@ public final class IcechunkLog {
         Repository repo = new Repository(
                 base, resources.limits().metadata(), resources.limits().maxMetadataBytes());
         RepoInfo info = repo.info();
-        Selection sel = Selection.of(url.parameters(), base.location());
+        Map<String, String> params =
+                Parameters.of(url.parameters(), resources.environment()::property, base.location());
+        Selection sel = Selection.of(params, base.location());
         String id = sel.snapshotId(info, base.location());
         int i = info.indexOf(id);
         return "icechunk snapshot " + id + " (" + sel + ")"

@@ -84,11 +84,13 @@ public final class IcechunkStore implements Store {
         try {
             Repository repo = new Repository(
                     base, resources.limits().metadata(), resources.limits().maxMetadataBytes());
-            Selection sel = Selection.of(url.parameters(), base.location());
+            Map<String, String> params =
+                    Parameters.of(url.parameters(), resources.environment()::property, base.location());
+            Selection sel = Selection.of(params, base.location());
             RepoInfo info = repo.info();
             String id = sel.snapshotId(info, base.location());
             SnapshotFile snap = repo.snapshot(id);
-            Containers containers = Containers.of(info.containers, url.parameters());
+            Containers containers = Containers.of(info.containers, params);
             TrustSettings trust = resources.trust();
             List<String> allow = new ArrayList<>(trust.allow());
             allow.addAll(containers.authorizedPrefixes()); // the user authorized them: documents may reach them

@@ -18,6 +18,7 @@ import io.nczarr.url.DatasetUrl;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The Icechunk store over test-data/icechunk: hierarchy, snapshot selection, history, containers. */
@@ -110,6 +111,33 @@ class IcechunkStoreTest {
             assertTrue(all.contains("(tag: v1)") && all.contains("author: \"make.py\""), all);
             assertTrue(IcechunkLog.selected(base, url, RES).contains(expectedIds.get(0)));
         }
+    }
+
+    @Test
+    void urlFormsAndOptionProperties() throws Exception {
+        DatasetUrl s3 = DatasetUrl.parse("s3://bucket/repo#mode=zarr,icechunk,s3&branch=dev");
+        assertTrue(s3.isIcechunk());
+        assertEquals(DatasetUrl.StoreKind.S3, s3.declaredStoreKind().orElseThrow());
+        assertEquals(
+                DatasetUrl.StoreKind.HTTP,
+                DatasetUrl.parse("https://host/repo#mode=zarr,icechunk")
+                        .declaredStoreKind()
+                        .orElseThrow());
+        assertEquals(
+                DatasetUrl.Format.ZARR, DatasetUrl.parse("/r#mode=icechunk").format());
+        assertThrows(IllegalArgumentException.class, () -> DatasetUrl.parse("/r#mode=icechunk,kerchunk"));
+        assertThrows(IllegalArgumentException.class, () -> DatasetUrl.parse("/r#mode=icechunk,zip"));
+        Map<String, String> props = Map.of(Parameters.TAG, "v1", Parameters.CONTAINERS, "src=file:///a/, x=s3://b/");
+        Map<String, String> p = Parameters.of(Map.of(), props::get, "r");
+        assertEquals("v1", p.get("tag"));
+        assertEquals("file:///a/", p.get("icechunk.container.src"));
+        assertEquals("s3://b/", p.get("icechunk.container.x"));
+        p = Parameters.of(Map.of("branch", "dev", "icechunk.container.src", "file:///b/"), props::get, "r");
+        assertEquals(null, p.get("tag"), "the fragment selects: the properties do not");
+        assertEquals("file:///b/", p.get("icechunk.container.src"));
+        assertThrows(
+                io.nczarr.error.NcZarrException.class,
+                () -> Parameters.of(Map.of(), Map.of(Parameters.CONTAINERS, "nope")::get, "r"));
     }
 
     @Test
