@@ -16,6 +16,12 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
                         through `[scale_offset, cast_value]` *inside* `sharding_indexed` (scalar_map NaN <-> 0,
                         fill_value NaN, one shard never written), x/y coordinates, CF attributes and xarray's
                         base64 `_FillValue`. Expected: zarr-python reading it.
+* zarr342_struct.zarr   zarr-python 3.4.2: `struct` data types (flat with a bool field and an object fill_value,
+                        nested), and one rewritten to zarr-python 3.1's legacy `structured` spelling (read back
+                        by zarr-python 3.4.2). Expected: SCHEMA's structure form from zarr-python's records.
+* handmade_types.zarr   hand-written with ml_dtypes/numpy (zarr-python 3.4.2 has none of these types): bfloat16
+                        (hex NaN fill, a never-written chunk) read as float; float8_e4m3, int4 and r16 arrays,
+                        which no netCDF type holds, are left out (listed in `_unreadable_arrays`).
 * handmade_codecs.zarr  hand-written (zarr-python 3.4.2 implements neither): `reshape` then `transpose`,
                         zarr-extensions `packbits` (array -> bytes, least significant bit first) of bool with
                         `padding_encoding: first_byte` and of int16 keeping bits 0..3 (sign-extended), written
@@ -201,7 +207,97 @@ def handmade_codecs():
     A.write_manifest(m, "autumn_handmade_codecs")
 
 
+NP_NC = {"i1": "byte", "u1": "ubyte", "i2": "short", "u2": "ushort", "i4": "int", "u4": "uint", "i8": "int64",
+         "u8": "uint64", "f4": "float", "f8": "double", "b1": "ubyte"}
+
+
+def _struct_vars(m, path, values, dims):
+    """SCHEMA's structure form: the record variable, then one variable per leaf member."""
+    m["variables"][path] = {"type": "structure", "dimensions": dims, "shape": list(values.shape),
+                            "attributes": {}, "data": {"count": int(values.size)}}
+
+    def leaves(dt, prefix, arr):
+        for name in dt.names:
+            sub = arr[name]
+            if sub.dtype.names:
+                leaves(sub.dtype, prefix + "." + name, sub)
+            else:
+                nct = NP_NC[sub.dtype.str[1:]]
+                m["variables"][prefix + "." + name] = {
+                    "type": nct, "dimensions": dims, "shape": list(values.shape), "attributes": {},
+                    "data": M.summarize(sub.astype("u1") if sub.dtype.kind == "b" else sub, nct)}
+    leaves(values.dtype, path, values)
+
+
+def zarr342_struct():
+    """zarr-python 3.4.2 `struct` (canonical), nested, and the legacy `structured` spelling."""
+    import zarr
+    path = A.fresh("zarr342_struct.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    dt = np.dtype([("id", "<i4"), ("t", "<f8"), ("c", "<u2"), ("ok", "?")])
+    fill = np.array([(-1, -9.5, 7, True)], dtype=dt)[0]
+    a = root.create_array("rec", shape=(5,), chunks=(2,), dtype=dt, fill_value=fill, dimension_names=["n"])
+    a[0:4] = np.array([(1, 1.5, 3, False), (2, -2.5, 4, True), (3, 0.0, 65535, False), (4, 1e10, 0, True)], dt)
+    nd = np.dtype([("p", "<i2"), ("q", [("x", "<f4"), ("y", "u1")])])
+    b = root.create_array("nested", shape=(3,), chunks=(3,), dtype=nd, dimension_names=["k"])
+    b[...] = np.array([(1, (0.5, 7)), (-2, (1.25, 8)), (300, (-3.0, 255))], nd)
+    c = root.create_array("legacy", shape=(3,), chunks=(2,), dtype=np.dtype([("a", "<u4"), ("b", "<f4")]),
+                          dimension_names=["k"])
+    c[0:2] = np.array([(4000000000, 0.25), (5, -1.0)], c.dtype)
+    # zarr-python 3.1 wrote structs as {"name": "structured", "configuration": {"fields": [[name, type]]}}
+    zj = os.path.join(path, "legacy", "zarr.json")
+    with open(zj, encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["data_type"] = {"name": "structured", "configuration": {
+        "fields": [[f["name"], f["data_type"]] for f in meta["data_type"]["configuration"]["fields"]]}}
+    meta["fill_value"] = base64.b64encode(bytes(8)).decode()
+    with open(zj, "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2)
+    zarr.consolidate_metadata(path)
+    r = zarr.open_group(path, mode="r")
+    m = {"schema": SCHEMA, "name": "autumn_zarr342_struct",
+         "groups": {"/": {"dimensions": {"n": 5, "k": 3}, "attributes": {}}}, "variables": {}}
+    for name, dims in (("rec", ["/n"]), ("nested", ["/k"]), ("legacy", ["/k"])):
+        _struct_vars(m, "/" + name, np.asarray(r[name][...]), dims)
+    A.write_manifest(m, "autumn_zarr342_struct")
+
+
+def handmade_types():
+    """bfloat16 (exact widening) and types no netCDF type holds (float8, int4, raw bits), written with
+    ml_dtypes/numpy: zarr-python 3.4.2 has none of these data types. Expected: ml_dtypes' float32 values."""
+    import ml_dtypes
+    path = A.fresh("handmade_types.zarr")
+    _zarr_json(path, {"zarr_format": 3, "node_type": "group", "attributes": {}})
+    bf = np.array([1.0, -2.5, 3.140625, 1e30, -0.0, np.inf], dtype=ml_dtypes.bfloat16)
+    b = os.path.join(path, "bf16")
+    _zarr_json(b, _array_meta((9,), (3,), "bfloat16", "0x7fc0", [
+        {"name": "bytes", "configuration": {"endian": "little"}}], ["n"]))
+    _chunk(b, "c/0", bf[0:3].tobytes())
+    _chunk(b, "c/1", bf[3:6].tobytes())              # chunk 2 never written: fill NaN (0x7fc0)
+    expect = np.concatenate([bf.astype("f4"), np.full(3, np.nan, "f4")])
+    others = {"f8e4m3": ("float8_e4m3", np.array([1, 2, 3], ml_dtypes.float8_e4m3fn).tobytes()),
+              "nib": ("int4", bytes([1, 2, 3])), "raw": ("r16", bytes(6))}
+    for name, (dt, data) in others.items():
+        o = os.path.join(path, name)
+        _zarr_json(o, _array_meta((3,), (3,), dt, 0, [{"name": "bytes"}], ["n3"]))
+        _chunk(o, "c/0", data)
+    root = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+    members = {}
+    for name in ["bf16"] + list(others):
+        with open(os.path.join(path, name, "zarr.json"), encoding="utf-8") as f:
+            members[name] = json.load(f)
+    root["consolidated_metadata"] = {"kind": "inline", "must_understand": False, "metadata": members}
+    _zarr_json(path, root)
+    m = {"schema": SCHEMA, "name": "autumn_handmade_types",
+         "groups": {"/": {"dimensions": {"n": 9}, "attributes": {}}},
+         "variables": {"/bf16": {"type": "float", "dimensions": ["/n"], "shape": [9], "attributes": {},
+                                 "data": M.summarize(expect, "float")}}}
+    A.write_manifest(m, "autumn_handmade_types")
+
+
 def main():
+    handmade_types()
+    zarr342_struct()
     zarr342_codecs()
     eopf_s2_like()
     handmade_codecs()
