@@ -10,7 +10,8 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
 * zarr342_codecs.zarr   zarr-python 3.4.2 writes and reads: `scale_offset` + `cast_value` (uint8,
                         clamp) on float32, `scale_offset` alone on int32 (exact division), `cast_value`
                         float64 -> float32, `cast_value` int32 -> int8 with `out_of_range: wrap`,
-                        `numcodecs.bitround` (decode = identity) and a never-written chunk of each.
+                        `numcodecs.bitround` (decode = identity) and a never-written chunk of each; shards whose
+                        inner chunks are stored in `morton` and `colexicographic` order (`subchunk_write_order`).
 * eopf_s2_like.zarr     zarr-python 3.4.2, laid out like ESA's Sentinel-2 L2A EOPF Zarr:
                         /measurements/reflectance/r10m/{b02,b03,b04} float64 reflectances stored as uint16
                         through `[scale_offset, cast_value]` *inside* `sharding_indexed` (scalar_map NaN <-> 0,
@@ -80,6 +81,17 @@ def zarr342_codecs():
                           filters=[BitRound(keepbits=5)], serializer=BytesCodec(endian="big"),
                           dimension_names=["n"])
     e[0:4] = np.array([3.14159, -2.71828, 1.0e-3, 12345.678], dtype="f4")
+    # zarr-python 3.3+ stores inner chunks in morton order by default; "colexicographic" is column-major: a reader
+    # must take each inner chunk's place from the index (and coalesce ranges by byte offset)
+    from zarr.codecs import ShardingCodec
+    grid = (np.arange(16 * 16, dtype="i4").reshape(16, 16) * 13) % 1000 - 300
+    for order in ("morton", "colexicographic"):
+        s = root.create_array("shard_" + order, shape=(16, 16), chunks=(16, 16), dtype="int32", fill_value=-1,
+                              serializer=ShardingCodec(chunk_shape=(4, 4), codecs=[BytesCodec(), ZstdCodec(level=1)],
+                                                       subchunk_write_order=order),
+                              compressors=None, dimension_names=["r", "c"])
+        s[...] = grid
+        s[0:4, 12:16] = -1     # an empty inner chunk: not stored
     zarr.consolidate_metadata(path)
     A.write_manifest(A.v3_manifest(path, "autumn_zarr342_codecs"), "autumn_zarr342_codecs")
 
