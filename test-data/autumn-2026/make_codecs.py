@@ -20,6 +20,10 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
 * zarr342_struct.zarr   zarr-python 3.4.2: `struct` data types (flat with a bool field and an object fill_value,
                         nested), and one rewritten to zarr-python 3.1's legacy `structured` spelling (read back
                         by zarr-python 3.4.2). Expected: SCHEMA's structure form from zarr-python's records.
+* imagecodecs_v2.zarr   zarr-python 3.4.2 (Zarr v2) with imagecodecs 2026.10.10's numcodecs codecs
+                        `imagecodecs_lzf` (with and without its size header), `imagecodecs_lz4h5` (one and several
+                        blocks) and `imagecodecs_bz2`: the ids VirtualiZarr writes for HDF5's LZF, LZ4 and bzip2
+                        filters. Expected: zarr-python reading it.
 * handmade_types.zarr   hand-written with ml_dtypes/numpy (zarr-python 3.4.2 has none of these types): bfloat16
                         (hex NaN fill, a never-written chunk) read as float; float8_e4m3, int4 and r16 arrays,
                         which no netCDF type holds, are left out (listed in `_unreadable_arrays`).
@@ -307,7 +311,38 @@ def handmade_types():
     A.write_manifest(m, "autumn_handmade_types")
 
 
+def imagecodecs_v2():
+    """Zarr v2 chunks compressed with the imagecodecs ids VirtualiZarr gives HDF5's LZF, LZ4 and bzip2
+    filters (virtualizarr/parsers/hdf/filters.py), written and read back by zarr-python 3.4.2 with
+    imagecodecs' numcodecs codecs."""
+    import zarr
+    from imagecodecs.numcodecs import Bz2, Lz4h5, Lzf, register_codecs
+    register_codecs()    # reading back needs them in numcodecs' registry
+    path = A.fresh("imagecodecs_v2.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=2)
+    root.attrs["title"] = "VirtualiZarr's HDF5 codecs"
+    data = ((np.arange(40 * 50, dtype="f4").reshape(40, 50) % 97) * 0.25 - 3.0)
+    data[::7, ::3] = 0.0
+    codecs = {"lzf": Lzf(), "lzf_raw": Lzf(header=False), "lz4h5": Lz4h5(), "lz4h5_blocks": Lz4h5(blocksize=512),
+              "bz2": Bz2(level=9)}
+    m = {"schema": SCHEMA, "name": "autumn_imagecodecs_v2",
+         "groups": {"/": {"dimensions": {"y": 40, "x": 50},
+                          "attributes": {"title": M.infer_zarr_attr("VirtualiZarr's HDF5 codecs")}}},
+         "variables": {}}
+    for k, (name, codec) in enumerate(codecs.items()):
+        a = root.create_array(name, shape=data.shape, chunks=(20, 25), dtype="f4", fill_value=None,
+                              compressors=codec, attributes={"_ARRAY_DIMENSIONS": ["y", "x"]})
+        a[...] = data + k
+    zarr.consolidate_metadata(path)
+    r = zarr.open_group(path, mode="r")
+    for name in codecs:
+        m["variables"]["/" + name] = {"type": "float", "dimensions": ["/y", "/x"], "shape": [40, 50],
+                                      "attributes": {}, "data": M.summarize(np.asarray(r[name][...]), "float")}
+    A.write_manifest(m, "autumn_imagecodecs_v2")
+
+
 def main():
+    imagecodecs_v2()
     handmade_types()
     zarr342_struct()
     zarr342_codecs()
