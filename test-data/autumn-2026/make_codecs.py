@@ -24,6 +24,9 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
                         `imagecodecs_lzf` (with and without its size header), `imagecodecs_lz4h5` (one and several
                         blocks) and `imagecodecs_bz2`: the ids VirtualiZarr writes for HDF5's LZF, LZ4 and bzip2
                         filters. Expected: zarr-python reading it.
+* ome_ngff_05.zarr      an OME-NGFF 0.5 image (Zarr v3; `ome` attributes with `version` 0.5, `multiscales`,
+                        `omero`) of two levels, the full one sharded with blosc/zstd bitshuffle, written with
+                        zarr-python 3.4.2 per the NGFF 0.5 layout. Expected: zarr-python reading it.
 * handmade_types.zarr   hand-written with ml_dtypes/numpy (zarr-python 3.4.2 has none of these types): bfloat16
                         (hex NaN fill, a never-written chunk) read as float; float8_e4m3, int4 and r16 arrays,
                         which no netCDF type holds, are left out (listed in `_unreadable_arrays`).
@@ -341,7 +344,38 @@ def imagecodecs_v2():
     A.write_manifest(m, "autumn_imagecodecs_v2")
 
 
+def ome_ngff_05():
+    """An OME-NGFF 0.5 image (Zarr v3, `ome` attributes, multiscales of two levels, sharded full
+    resolution), written with zarr-python 3.4.2 per the NGFF 0.5 layout by hand (no ome-zarr writer)."""
+    import zarr
+    from zarr.codecs import BloscCodec
+    path = A.fresh("ome_ngff_05.zarr")
+    axes = [{"name": "c", "type": "channel"}, {"name": "y", "type": "space", "unit": "micrometer"},
+            {"name": "x", "type": "space", "unit": "micrometer"}]
+    ome = {"version": "0.5", "multiscales": [{
+        "name": "synthetic", "axes": axes,
+        "datasets": [{"path": "0", "coordinateTransformations": [{"type": "scale", "scale": [1.0, 0.5, 0.5]}]},
+                     {"path": "1", "coordinateTransformations": [{"type": "scale", "scale": [1.0, 1.0, 1.0]}]}]}],
+        "omero": {"channels": [{"label": "DAPI", "color": "0000FF", "window": {"start": 0, "end": 4095,
+                                                                             "min": 0, "max": 65535}},
+                               {"label": "GFP", "color": "00FF00", "window": {"start": 0, "end": 4095,
+                                                                            "min": 0, "max": 65535}}]}}
+    root = zarr.open_group(path, mode="w", zarr_format=3, attributes={"ome": ome})
+    img = ((np.arange(2 * 32 * 48, dtype="u2").reshape(2, 32, 48) * 37) % 4096).astype("u2")
+    a0 = root.create_array("0", shape=img.shape, shards=(1, 32, 48), chunks=(1, 16, 16), dtype="uint16",
+                           fill_value=0, compressors=[BloscCodec(cname="zstd", clevel=5, shuffle="bitshuffle")],
+                           dimension_names=["c", "y", "x"])
+    a0[...] = img
+    half = img.reshape(2, 16, 2, 24, 2).mean(axis=(2, 4)).astype("u2")
+    a1 = root.create_array("1", shape=half.shape, chunks=(1, 16, 24), dtype="uint16", fill_value=0,
+                           dimension_names=["c", "y1", "x1"])
+    a1[...] = half
+    zarr.consolidate_metadata(path)
+    A.write_manifest(A.v3_manifest(path, "autumn_ome_ngff_05"), "autumn_ome_ngff_05")
+
+
 def main():
+    ome_ngff_05()
     imagecodecs_v2()
     handmade_types()
     zarr342_struct()
