@@ -10,12 +10,26 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
 * zarr342_codecs.zarr   zarr-python 3.4.2 writes and reads: `scale_offset` + `cast_value` (uint8,
                         clamp) on float32, `scale_offset` alone on int32 (exact division), `cast_value`
                         float64 -> float32, `cast_value` int32 -> int8 with `out_of_range: wrap`,
-                        `numcodecs.bitround` (decode = identity) and a never-written chunk of each.
+                        `numcodecs.bitround` (decode = identity) and a never-written chunk of each; shards whose
+                        inner chunks are stored in `morton` and `colexicographic` order (`subchunk_write_order`).
 * eopf_s2_like.zarr     zarr-python 3.4.2, laid out like ESA's Sentinel-2 L2A EOPF Zarr:
                         /measurements/reflectance/r10m/{b02,b03,b04} float64 reflectances stored as uint16
                         through `[scale_offset, cast_value]` *inside* `sharding_indexed` (scalar_map NaN <-> 0,
                         fill_value NaN, one shard never written), x/y coordinates, CF attributes and xarray's
                         base64 `_FillValue`. Expected: zarr-python reading it.
+* zarr342_struct.zarr   zarr-python 3.4.2: `struct` data types (flat with a bool field and an object fill_value,
+                        nested), and one rewritten to zarr-python 3.1's legacy `structured` spelling (read back
+                        by zarr-python 3.4.2). Expected: SCHEMA's structure form from zarr-python's records.
+* imagecodecs_v2.zarr   zarr-python 3.4.2 (Zarr v2) with imagecodecs 2026.10.10's numcodecs codecs
+                        `imagecodecs_lzf` (with and without its size header), `imagecodecs_lz4h5` (one and several
+                        blocks) and `imagecodecs_bz2`: the ids VirtualiZarr writes for HDF5's LZF, LZ4 and bzip2
+                        filters. Expected: zarr-python reading it.
+* ome_ngff_05.zarr      an OME-NGFF 0.5 image (Zarr v3; `ome` attributes with `version` 0.5, `multiscales`,
+                        `omero`) of two levels, the full one sharded with blosc/zstd bitshuffle, written with
+                        zarr-python 3.4.2 per the NGFF 0.5 layout. Expected: zarr-python reading it.
+* handmade_types.zarr   hand-written with ml_dtypes/numpy (zarr-python 3.4.2 has none of these types): bfloat16
+                        (hex NaN fill, a never-written chunk) read as float; float8_e4m3, int4 and r16 arrays,
+                        which no netCDF type holds, are left out (listed in `_unreadable_arrays`).
 * handmade_codecs.zarr  hand-written (zarr-python 3.4.2 implements neither): `reshape` then `transpose`,
                         zarr-extensions `packbits` (array -> bytes, least significant bit first) of bool with
                         `padding_encoding: first_byte` and of int16 keeping bits 0..3 (sign-extended), written
@@ -74,6 +88,17 @@ def zarr342_codecs():
                           filters=[BitRound(keepbits=5)], serializer=BytesCodec(endian="big"),
                           dimension_names=["n"])
     e[0:4] = np.array([3.14159, -2.71828, 1.0e-3, 12345.678], dtype="f4")
+    # zarr-python 3.3+ stores inner chunks in morton order by default; "colexicographic" is column-major: a reader
+    # must take each inner chunk's place from the index (and coalesce ranges by byte offset)
+    from zarr.codecs import ShardingCodec
+    grid = (np.arange(16 * 16, dtype="i4").reshape(16, 16) * 13) % 1000 - 300
+    for order in ("morton", "colexicographic"):
+        s = root.create_array("shard_" + order, shape=(16, 16), chunks=(16, 16), dtype="int32", fill_value=-1,
+                              serializer=ShardingCodec(chunk_shape=(4, 4), codecs=[BytesCodec(), ZstdCodec(level=1)],
+                                                       subchunk_write_order=order),
+                              compressors=None, dimension_names=["r", "c"])
+        s[...] = grid
+        s[0:4, 12:16] = -1     # an empty inner chunk: not stored
     zarr.consolidate_metadata(path)
     A.write_manifest(A.v3_manifest(path, "autumn_zarr342_codecs"), "autumn_zarr342_codecs")
 
@@ -201,7 +226,159 @@ def handmade_codecs():
     A.write_manifest(m, "autumn_handmade_codecs")
 
 
+NP_NC = {"i1": "byte", "u1": "ubyte", "i2": "short", "u2": "ushort", "i4": "int", "u4": "uint", "i8": "int64",
+         "u8": "uint64", "f4": "float", "f8": "double", "b1": "ubyte"}
+
+
+def _struct_vars(m, path, values, dims):
+    """SCHEMA's structure form: the record variable, then one variable per leaf member."""
+    m["variables"][path] = {"type": "structure", "dimensions": dims, "shape": list(values.shape),
+                            "attributes": {}, "data": {"count": int(values.size)}}
+
+    def leaves(dt, prefix, arr):
+        for name in dt.names:
+            sub = arr[name]
+            if sub.dtype.names:
+                leaves(sub.dtype, prefix + "." + name, sub)
+            else:
+                nct = NP_NC[sub.dtype.str[1:]]
+                m["variables"][prefix + "." + name] = {
+                    "type": nct, "dimensions": dims, "shape": list(values.shape), "attributes": {},
+                    "data": M.summarize(sub.astype("u1") if sub.dtype.kind == "b" else sub, nct)}
+    leaves(values.dtype, path, values)
+
+
+def zarr342_struct():
+    """zarr-python 3.4.2 `struct` (canonical), nested, and the legacy `structured` spelling."""
+    import zarr
+    path = A.fresh("zarr342_struct.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    dt = np.dtype([("id", "<i4"), ("t", "<f8"), ("c", "<u2"), ("ok", "?")])
+    fill = np.array([(-1, -9.5, 7, True)], dtype=dt)[0]
+    a = root.create_array("rec", shape=(5,), chunks=(2,), dtype=dt, fill_value=fill, dimension_names=["n"])
+    a[0:4] = np.array([(1, 1.5, 3, False), (2, -2.5, 4, True), (3, 0.0, 65535, False), (4, 1e10, 0, True)], dt)
+    nd = np.dtype([("p", "<i2"), ("q", [("x", "<f4"), ("y", "u1")])])
+    b = root.create_array("nested", shape=(3,), chunks=(3,), dtype=nd, dimension_names=["k"])
+    b[...] = np.array([(1, (0.5, 7)), (-2, (1.25, 8)), (300, (-3.0, 255))], nd)
+    c = root.create_array("legacy", shape=(3,), chunks=(2,), dtype=np.dtype([("a", "<u4"), ("b", "<f4")]),
+                          dimension_names=["k"])
+    c[0:2] = np.array([(4000000000, 0.25), (5, -1.0)], c.dtype)
+    # zarr-python 3.1 wrote structs as {"name": "structured", "configuration": {"fields": [[name, type]]}}
+    zj = os.path.join(path, "legacy", "zarr.json")
+    with open(zj, encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["data_type"] = {"name": "structured", "configuration": {
+        "fields": [[f["name"], f["data_type"]] for f in meta["data_type"]["configuration"]["fields"]]}}
+    meta["fill_value"] = base64.b64encode(bytes(8)).decode()
+    with open(zj, "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2)
+    zarr.consolidate_metadata(path)
+    r = zarr.open_group(path, mode="r")
+    m = {"schema": SCHEMA, "name": "autumn_zarr342_struct",
+         "groups": {"/": {"dimensions": {"n": 5, "k": 3}, "attributes": {}}}, "variables": {}}
+    for name, dims in (("rec", ["/n"]), ("nested", ["/k"]), ("legacy", ["/k"])):
+        _struct_vars(m, "/" + name, np.asarray(r[name][...]), dims)
+    A.write_manifest(m, "autumn_zarr342_struct")
+
+
+def handmade_types():
+    """bfloat16 (exact widening) and types no netCDF type holds (float8, int4, raw bits), written with
+    ml_dtypes/numpy: zarr-python 3.4.2 has none of these data types. Expected: ml_dtypes' float32 values."""
+    import ml_dtypes
+    path = A.fresh("handmade_types.zarr")
+    _zarr_json(path, {"zarr_format": 3, "node_type": "group", "attributes": {}})
+    bf = np.array([1.0, -2.5, 3.140625, 1e30, -0.0, np.inf], dtype=ml_dtypes.bfloat16)
+    b = os.path.join(path, "bf16")
+    _zarr_json(b, _array_meta((9,), (3,), "bfloat16", "0x7fc0", [
+        {"name": "bytes", "configuration": {"endian": "little"}}], ["n"]))
+    _chunk(b, "c/0", bf[0:3].tobytes())
+    _chunk(b, "c/1", bf[3:6].tobytes())              # chunk 2 never written: fill NaN (0x7fc0)
+    expect = np.concatenate([bf.astype("f4"), np.full(3, np.nan, "f4")])
+    others = {"f8e4m3": ("float8_e4m3", np.array([1, 2, 3], ml_dtypes.float8_e4m3fn).tobytes()),
+              "nib": ("int4", bytes([1, 2, 3])), "raw": ("r16", bytes(6))}
+    for name, (dt, data) in others.items():
+        o = os.path.join(path, name)
+        _zarr_json(o, _array_meta((3,), (3,), dt, 0, [{"name": "bytes"}], ["n3"]))
+        _chunk(o, "c/0", data)
+    root = {"zarr_format": 3, "node_type": "group", "attributes": {}}
+    members = {}
+    for name in ["bf16"] + list(others):
+        with open(os.path.join(path, name, "zarr.json"), encoding="utf-8") as f:
+            members[name] = json.load(f)
+    root["consolidated_metadata"] = {"kind": "inline", "must_understand": False, "metadata": members}
+    _zarr_json(path, root)
+    m = {"schema": SCHEMA, "name": "autumn_handmade_types",
+         "groups": {"/": {"dimensions": {"n": 9}, "attributes": {}}},
+         "variables": {"/bf16": {"type": "float", "dimensions": ["/n"], "shape": [9], "attributes": {},
+                                 "data": M.summarize(expect, "float")}}}
+    A.write_manifest(m, "autumn_handmade_types")
+
+
+def imagecodecs_v2():
+    """Zarr v2 chunks compressed with the imagecodecs ids VirtualiZarr gives HDF5's LZF, LZ4 and bzip2
+    filters (virtualizarr/parsers/hdf/filters.py), written and read back by zarr-python 3.4.2 with
+    imagecodecs' numcodecs codecs."""
+    import zarr
+    from imagecodecs.numcodecs import Bz2, Lz4h5, Lzf, register_codecs
+    register_codecs()    # reading back needs them in numcodecs' registry
+    path = A.fresh("imagecodecs_v2.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=2)
+    root.attrs["title"] = "VirtualiZarr's HDF5 codecs"
+    data = ((np.arange(40 * 50, dtype="f4").reshape(40, 50) % 97) * 0.25 - 3.0)
+    data[::7, ::3] = 0.0
+    codecs = {"lzf": Lzf(), "lzf_raw": Lzf(header=False), "lz4h5": Lz4h5(), "lz4h5_blocks": Lz4h5(blocksize=512),
+              "bz2": Bz2(level=9)}
+    m = {"schema": SCHEMA, "name": "autumn_imagecodecs_v2",
+         "groups": {"/": {"dimensions": {"y": 40, "x": 50},
+                          "attributes": {"title": M.infer_zarr_attr("VirtualiZarr's HDF5 codecs")}}},
+         "variables": {}}
+    for k, (name, codec) in enumerate(codecs.items()):
+        a = root.create_array(name, shape=data.shape, chunks=(20, 25), dtype="f4", fill_value=None,
+                              compressors=codec, attributes={"_ARRAY_DIMENSIONS": ["y", "x"]})
+        a[...] = data + k
+    zarr.consolidate_metadata(path)
+    r = zarr.open_group(path, mode="r")
+    for name in codecs:
+        m["variables"]["/" + name] = {"type": "float", "dimensions": ["/y", "/x"], "shape": [40, 50],
+                                      "attributes": {}, "data": M.summarize(np.asarray(r[name][...]), "float")}
+    A.write_manifest(m, "autumn_imagecodecs_v2")
+
+
+def ome_ngff_05():
+    """An OME-NGFF 0.5 image (Zarr v3, `ome` attributes, multiscales of two levels, sharded full
+    resolution), written with zarr-python 3.4.2 per the NGFF 0.5 layout by hand (no ome-zarr writer)."""
+    import zarr
+    from zarr.codecs import BloscCodec
+    path = A.fresh("ome_ngff_05.zarr")
+    axes = [{"name": "c", "type": "channel"}, {"name": "y", "type": "space", "unit": "micrometer"},
+            {"name": "x", "type": "space", "unit": "micrometer"}]
+    ome = {"version": "0.5", "multiscales": [{
+        "name": "synthetic", "axes": axes,
+        "datasets": [{"path": "0", "coordinateTransformations": [{"type": "scale", "scale": [1.0, 0.5, 0.5]}]},
+                     {"path": "1", "coordinateTransformations": [{"type": "scale", "scale": [1.0, 1.0, 1.0]}]}]}],
+        "omero": {"channels": [{"label": "DAPI", "color": "0000FF", "window": {"start": 0, "end": 4095,
+                                                                             "min": 0, "max": 65535}},
+                               {"label": "GFP", "color": "00FF00", "window": {"start": 0, "end": 4095,
+                                                                            "min": 0, "max": 65535}}]}}
+    root = zarr.open_group(path, mode="w", zarr_format=3, attributes={"ome": ome})
+    img = ((np.arange(2 * 32 * 48, dtype="u2").reshape(2, 32, 48) * 37) % 4096).astype("u2")
+    a0 = root.create_array("0", shape=img.shape, shards=(1, 32, 48), chunks=(1, 16, 16), dtype="uint16",
+                           fill_value=0, compressors=[BloscCodec(cname="zstd", clevel=5, shuffle="bitshuffle")],
+                           dimension_names=["c", "y", "x"])
+    a0[...] = img
+    half = img.reshape(2, 16, 2, 24, 2).mean(axis=(2, 4)).astype("u2")
+    a1 = root.create_array("1", shape=half.shape, chunks=(1, 16, 24), dtype="uint16", fill_value=0,
+                           dimension_names=["c", "y1", "x1"])
+    a1[...] = half
+    zarr.consolidate_metadata(path)
+    A.write_manifest(A.v3_manifest(path, "autumn_ome_ngff_05"), "autumn_ome_ngff_05")
+
+
 def main():
+    ome_ngff_05()
+    imagecodecs_v2()
+    handmade_types()
+    zarr342_struct()
     zarr342_codecs()
     eopf_s2_like()
     handmade_codecs()

@@ -17,6 +17,13 @@ final class BuiltInCodecs {
                 of("lzma", LzmaCodec::create),
                 of("zstd", c -> new ZstdCodec()),
                 of("lz4", c -> new Lz4Codec()),
+                // imagecodecs ids VirtualiZarr gives HDF5's LZF, LZ4 and bzip2 filters
+                of("imagecodecs_lzf", LzfCodec::create),
+                of("imagecodecs_lz4h5", Lz4H5Codec::create),
+                of("imagecodecs_bz2", c -> {
+                    c.requireOnly("level");
+                    return new Bz2Codec();
+                }),
                 of(
                         "blosc",
                         c -> natives.hasBlosc()

@@ -27,6 +27,10 @@ final class EndianCodec implements ArrayBytesCodec {
         if (dtype.kind() == 'O') {
             throw new CodecException("codec 'bytes' cannot serialize variable-length elements");
         }
+        if (dtype.kind() == 'V' && endian.equals("big")) {
+            // a struct's fields would each need their own swap
+            throw new CodecException("codec 'bytes': big-endian struct records are not supported");
+        }
         // a complex number is two floats, each in the given byte order
         int size = dtype.kind() == 'c' ? dtype.itemsize() / 2 : dtype.itemsize();
         return new EndianCodec(size, endian.equals("big") && size > 1);

@@ -22,8 +22,9 @@ public final class V3Codecs {
     /**
      * @param codecs the {@code codecs} list (encode order)
      * @param chunkShape the chunk (or shard) shape
-     * @param stored the data type the chain encodes (little endian; {@code <f2} for float16)
-     * @param decoded the dtype chunks decode to ({@code <f4} for float16, else {@code stored})
+     * @param stored the data type the chain encodes (little endian; {@code <f2} for float16, the raw bits
+     *     {@code <u2} for bfloat16)
+     * @param decoded the dtype chunks decode to ({@code <f4} for float16 and bfloat16, else {@code stored})
      * @param fill the {@code fill_value} (for empty inner chunks of shards)
      * @param registry creates the codecs of other names
      * @param cap bound of stages whose size is not known in advance
@@ -39,7 +40,10 @@ public final class V3Codecs {
             throws IOException {
         Builder b = new Builder(registry, fill, cap);
         List<Codec> chain = new ArrayList<>();
-        if (!stored.equals(decoded)) {
+        if (stored.kind() == 'u' && stored.itemsize() == 2 && decoded.kind() == 'f') {
+            // bfloat16, stored as its raw 16 bits, widens to float
+            chain.add(BFloat16Codec.INSTANCE);
+        } else if (!stored.equals(decoded)) {
             // float16 widens to float: an array->array stage in front of the stored chain
             chain.add(new AsTypeCodec("float16", new Elements(stored), new Elements(decoded)));
         }

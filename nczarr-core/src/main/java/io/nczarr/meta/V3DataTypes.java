@@ -1,6 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
 import java.util.Map;
 
@@ -18,9 +19,13 @@ final class V3DataTypes {
      * @param decoded what a chunk decodes to
      * @param time the CF units of {@code numpy.datetime64} / {@code numpy.timedelta64}, else {@code null}
      */
-    record Mapping(NumpyDtype stored, NumpyDtype decoded, TimeUnits.Units time) {
+    record Mapping(NumpyDtype stored, NumpyDtype decoded, TimeUnits.Units time, CompoundType compound) {
         Mapping(NumpyDtype stored, NumpyDtype decoded) {
-            this(stored, decoded, null);
+            this(stored, decoded, null, null);
+        }
+
+        Mapping(NumpyDtype stored, NumpyDtype decoded, TimeUnits.Units time) {
+            this(stored, decoded, time, null);
         }
     }
 
@@ -35,6 +40,8 @@ final class V3DataTypes {
             Map.entry("int64", "<i8"),
             Map.entry("uint64", "<u8"),
             Map.entry("float16", "<f2"),
+            // zarr-extensions bfloat16: its raw 16 bits, widened exactly to float ({@link #isBFloat16})
+            Map.entry("bfloat16", "<u2"),
             Map.entry("float32", "<f4"),
             Map.entry("float64", "<f8"),
             Map.entry("complex64", "<c8"),
@@ -49,6 +56,29 @@ final class V3DataTypes {
                 && dataType.isTextual()
                 && (dataType.textValue().equals("variable_length_bytes")
                         || dataType.textValue().equals("bytes"));
+    }
+
+    /** Whether a mapping is bfloat16's (raw bits {@code <u2} decoding to {@code <f4}). */
+    static boolean isBFloat16(Mapping m) {
+        return m.stored().kind() == 'u' && m.decoded().kind() == 'f';
+    }
+
+    /**
+     * Why a type has no mapping: the zarr-extensions families no netCDF type holds (float8/6/4, the
+     * sub-byte integers, raw bits), or unknown.
+     */
+    static String unsupportedReason(JsonNode dataType) {
+        String n = name(dataType);
+        if (n.startsWith("float8")
+                || n.startsWith("float6")
+                || n.startsWith("float4")
+                || n.startsWith("complex_float")
+                || n.matches("u?int[124]")
+                || n.matches("r[0-9]+")
+                || n.equals("raw_bytes")) {
+            return "data type '" + n + "' is not supported (no netCDF type holds it)";
+        }
+        return "data type '" + n + "' has no netCDF mapping";
     }
 
     /** The type's name for messages: a string, or an extension object's {@code name}. */
@@ -67,6 +97,9 @@ final class V3DataTypes {
 
     /** The mapping, or {@code null} when the type has none. */
     static Mapping of(JsonNode dataType) {
+        if (V3Structs.isStruct(dataType)) {
+            return struct(dataType);
+        }
         if (dataType != null && dataType.isObject()) {
             Mapping fixed = fixedLength(dataType);
             return fixed != null ? fixed : time(dataType);
@@ -76,8 +109,21 @@ final class V3DataTypes {
             return null;
         }
         NumpyDtype stored = NumpyDtype.parseOrNull(text);
-        NumpyDtype decoded = text.equals("<f2") ? NumpyDtype.parseOrNull("<f4") : stored;
+        NumpyDtype decoded =
+                text.equals("<f2") || dataType.textValue().equals("bfloat16") ? NumpyDtype.parseOrNull("<f4") : stored;
         return new Mapping(stored, decoded);
+    }
+
+    /** {@code struct} / legacy {@code structured}: records (stored as {@code |V<itemsize>}), or null. */
+    private static Mapping struct(JsonNode dataType) {
+        CompoundType c;
+        try {
+            c = V3Structs.compound(dataType);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        NumpyDtype v = NumpyDtype.parseOrNull("|V" + c.itemsize());
+        return v == null ? null : new Mapping(v, v, null, c);
     }
 
     /**

@@ -66,6 +66,9 @@ final class V3Fills {
             if (et.layout() == ElementType.Layout.VLEN_BYTES) {
                 return null; // missing chunks read as empty byte strings
             }
+            if (et.layout() == ElementType.Layout.RECORD && types.compound() != null) {
+                return V3Structs.fill(fv, types.compound());
+            }
             if (et.layout() == ElementType.Layout.RECORD) {
                 return FillValues.record(fv, et.compound(), types.stored().str());
             }
@@ -83,6 +86,9 @@ final class V3Fills {
             }
             if (t == NcType.STRING) {
                 return fv.isTextual() ? fv.textValue() : "";
+            }
+            if (t.isFloatingPoint() && V3DataTypes.isBFloat16(types) && V3Fill.isHex(fv)) {
+                return Float.intBitsToFloat((int) V3Fill.hexBits(fv.textValue(), 2) << 16);
             }
             if (t.isFloatingPoint()) {
                 double d = V3Fill.floatValue(fv, types.stored());

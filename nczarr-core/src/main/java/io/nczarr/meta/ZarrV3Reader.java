@@ -220,7 +220,7 @@ final class ZarrV3Reader {
         JsonNode dataType = node.get("data_type");
         V3DataTypes.Mapping types = V3DataTypes.of(dataType);
         if (types == null) {
-            unreadable.add(path, "data type '" + V3DataTypes.name(dataType) + "' has no netCDF mapping");
+            unreadable.add(path, V3DataTypes.unsupportedReason(dataType));
             return null;
         }
         long[] shape = fields.longs(nodeKey, node.get("shape"), "shape");
@@ -267,9 +267,11 @@ final class ZarrV3Reader {
                 null,
                 List.of(),
                 sep,
-                new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep));
-        ElementType et =
-                V3DataTypes.isBytes(dataType) ? ElementType.vlenBytes() : ElementType.of(types.decoded(), false);
+                new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep),
+                types.compound());
+        ElementType et = types.compound() != null
+                ? ElementType.record(types.compound())
+                : V3DataTypes.isBytes(dataType) ? ElementType.vlenBytes() : ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }

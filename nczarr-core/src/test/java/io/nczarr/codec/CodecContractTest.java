@@ -12,14 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nczarr.error.CodecException;
 import java.io.IOException;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +33,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The contract of every codec in {@link CodecRegistry#standard()}: one group of tests per id, so a
- * new codec is covered automatically and fails here until it has an entry in {@link #CASES}.
+ * new codec is covered automatically and fails here until it has an entry in {@link ContractCases#CASES}.
  * Per id: it builds from default parameters and has the stage kind Zarr v3 gives it; a sample
  * (a numcodecs/HDF5 fixture, or data encoded here) decodes to the expected bytes; a bound one
  * byte too small is a CodecException, never a bigger array; empty and truncated input behave as
@@ -79,123 +77,16 @@ class CodecContractTest {
     /** Encoded bytes, the config and array dtype they were written with, and the expected decoding. */
     record Sample(JsonNode config, String arrayDtype, byte[] encoded, int decodedBytes, String decodedSha256) {}
 
-    private static final Map<String, Case> CASES = Map.ofEntries(
-            // compressors
-            Map.entry("zlib", framed("{\"id\":\"zlib\"}", corpus("zlib/codec.00/encoded.00.dat"))),
-            Map.entry("gzip", framed("{\"id\":\"gzip\"}", corpus("gzip/codec.00/encoded.00.dat"))),
-            Map.entry("bz2", framed("{\"id\":\"bz2\"}", corpus("bz2/codec.00/encoded.00.dat"))),
-            Map.entry("lzma", framed("{\"id\":\"lzma\"}", extra("data/lzma_xz_preset9_check_sha256.dat"))),
-            Map.entry("zstd", framed("{\"id\":\"zstd\"}", corpus("zstd/codec.00/encoded.00.dat"))),
-            Map.entry("lz4", framed("{\"id\":\"lz4\"}", corpus("lz4/codec.00/encoded.00.dat"))),
-            Map.entry("blosc", framed("{\"id\":\"blosc\"}", extra("data/blosc_lz4_shuffle_blocks_i2.blosc"))),
-            Map.entry(
-                    "szip",
-                    new Case(
-                            "{\"id\":\"szip\",\"mask\":141,\"pixels-per-block\":32}",
-                            CodecKind.BYTES_TO_BYTES,
-                            Truncation.UNSUPPORTED,
-                            0,
-                            null)),
-            // bytes -> bytes filters
-            Map.entry(
-                    "shuffle",
-                    new Case(
-                            "{\"id\":\"shuffle\"}",
-                            CodecKind.BYTES_TO_BYTES,
-                            Truncation.SAME_LENGTH,
-                            1,
-                            extra("data/hdf5_shuffle.dat"))),
-            Map.entry("fletcher32", framed("{\"id\":\"fletcher32\"}", extra("data/hdf5_fletcher32_f32.dat"))),
-            Map.entry("crc32", framed("{\"id\":\"crc32\"}", extra("data/crc32.dat"))),
-            Map.entry("adler32", framed("{\"id\":\"adler32\"}", extra("data/adler32.dat"))),
-            Map.entry("crc32c", framed("{\"id\":\"crc32c\"}", CodecContractTest::crc32cSample)),
-            // array -> array filters
-            Map.entry(
-                    "delta",
-                    elementwise(
-                            "{\"id\":\"delta\",\"dtype\":\"<i4\"}", 4, corpus("delta/int32/codec.00/encoded.00.dat"))),
-            Map.entry(
-                    "fixedscaleoffset",
-                    elementwise(
-                            "{\"id\":\"fixedscaleoffset\",\"scale\":1,\"offset\":0,\"dtype\":\"<f8\"}",
-                            2,
-                            corpus("fixedscaleoffset/codec.01/encoded.00.dat"))),
-            Map.entry(
-                    "quantize",
-                    elementwise(
-                            "{\"id\":\"quantize\",\"digits\":3,\"dtype\":\"<f8\"}",
-                            2,
-                            corpus("quantize/codec.00/encoded.00.dat"))),
-            Map.entry(
-                    "astype",
-                    elementwise(
-                            "{\"id\":\"astype\",\"decode_dtype\":\"<f8\",\"encode_dtype\":\"<f4\"}",
-                            2,
-                            corpus("astype/i/codec.00/encoded.00.dat"))),
-            Map.entry(
-                    "bitround",
-                    new Case(
-                            "{\"id\":\"bitround\",\"keepbits\":10}",
-                            CodecKind.ARRAY_TO_ARRAY,
-                            Truncation.SAME_LENGTH,
-                            4,
-                            CodecContractTest::bitroundSample)),
-            Map.entry(
-                    "scale_offset", elementwise("{\"id\":\"scale_offset\"}", 8, CodecContractTest::scaleOffsetSample)),
-            Map.entry(
-                    "cast_value",
-                    elementwise(
-                            "{\"id\":\"cast_value\",\"data_type\":\"uint16\"}", 2, CodecContractTest::castValueSample)),
-            Map.entry(
-                    "packbits",
-                    new Case(
-                            "{\"id\":\"packbits\"}",
-                            CodecKind.ARRAY_TO_ARRAY,
-                            Truncation.PACKBITS,
-                            1,
-                            corpus("packbits/codec.00/encoded.00.dat"))),
-            Map.entry(
-                    "categorize",
-                    elementwise(
-                            "{\"id\":\"categorize\",\"labels\":[\"a\"],\"dtype\":\"<U1\"}",
-                            2,
-                            extra("data/categorize_u5.dat"))),
-            // object codecs
-            Map.entry(
-                    "vlen-utf8",
-                    new Case(
-                            "{\"id\":\"vlen-utf8\"}",
-                            CodecKind.ARRAY_TO_BYTES,
-                            Truncation.FRAMED,
-                            1,
-                            extra("data/vlen-utf8.dat"))),
-            Map.entry(
-                    "vlen-bytes",
-                    new Case(
-                            "{\"id\":\"vlen-bytes\"}",
-                            CodecKind.ARRAY_TO_BYTES,
-                            Truncation.FRAMED,
-                            1,
-                            extra("data/vlen-bytes.dat"))));
-
-    private static Case framed(String defaults, SampleSource sample) {
-        return new Case(defaults, CodecKind.BYTES_TO_BYTES, Truncation.FRAMED, 1, sample);
-    }
-
-    private static Case elementwise(String defaults, int encodedWidth, SampleSource sample) {
-        return new Case(defaults, CodecKind.ARRAY_TO_ARRAY, Truncation.ELEMENTWISE, encodedWidth, sample);
-    }
-
     // ---- the contract --------------------------------------------------------------------------
 
     @TestFactory
     Stream<DynamicNode> everyStandardCodecKeepsTheContract() {
         return REGISTRY.ids().stream().map(id -> {
-            Case c = CASES.get(id);
+            Case c = ContractCases.CASES.get(id);
             if (c == null) {
                 return dynamicTest(
                         id + " has a contract entry",
-                        () -> fail("codec id '" + id + "' has no entry in CodecContractTest.CASES"));
+                        () -> fail("codec id '" + id + "' has no entry in ContractCases.CASES"));
             }
             return dynamicContainer(id, contract(id, c, REGISTRY));
         });
@@ -213,12 +104,13 @@ class CodecContractTest {
         if (natives.hasBlosc()) {
             ids.add("blosc");
         }
-        return ids.stream().map(id -> dynamicContainer("native " + id, contract(id, CASES.get(id), registry)));
+        return ids.stream()
+                .map(id -> dynamicContainer("native " + id, contract(id, ContractCases.CASES.get(id), registry)));
     }
 
     @Test
     void everyEntryIsAStandardCodec() {
-        Set<String> stale = new HashSet<>(CASES.keySet());
+        Set<String> stale = new HashSet<>(ContractCases.CASES.keySet());
         stale.removeAll(REGISTRY.ids());
         assertEquals(Set.of(), stale, "entries for ids the registry does not have");
     }
@@ -364,26 +256,9 @@ class CodecContractTest {
     }
 
     /** A fixture of src/test/resources/codec-extra. */
-    private static SampleSource extra(String encoded) {
-        return () -> {
-            try {
-                Path dir = Path.of(CodecContractTest.class
-                                .getResource("/codec-extra/INDEX.json")
-                                .toURI())
-                        .getParent();
-                return fixture(dir, encoded);
-            } catch (URISyntaxException e) {
-                throw new IOException(e);
-            }
-        };
-    }
 
     /** A numcodecs fixture of the shared corpus (the test is skipped without the corpus). */
-    private static SampleSource corpus(String encoded) {
-        return () -> fixture(TestSupport.requireCorpus("codecs"), encoded);
-    }
-
-    private static Sample fixture(Path dir, String encoded) throws IOException {
+    static Sample fixture(Path dir, String encoded) throws IOException {
         for (JsonNode c : JSON.readTree(dir.resolve("INDEX.json").toFile()).get("cases")) {
             if (c.get("encoded").asText().equals(encoded)) {
                 return new Sample(
@@ -398,7 +273,7 @@ class CodecContractTest {
     }
 
     /** numcodecs crc32c layout: the data, then its CRC-32C little-endian (location "end"). */
-    private static Sample crc32cSample() throws IOException {
+    static Sample crc32cSample() throws IOException {
         byte[] data = new byte[1001];
         new Random(32).nextBytes(data);
         CRC32C crc = new CRC32C();
@@ -406,56 +281,6 @@ class CodecContractTest {
         byte[] enc = Arrays.copyOf(data, data.length + 4);
         CodecSupport.putLe32(enc, data.length, (int) crc.getValue());
         return new Sample(JSON.readTree("{\"id\":\"crc32c\"}"), "|u1", enc, data.length, TestSupport.sha256(data));
-    }
-
-    /** scale_offset on float64: decode = v / 4 + 1.5 (exact in binary). */
-    private static Sample scaleOffsetSample() throws IOException {
-        int n = 500;
-        java.nio.ByteBuffer enc = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        java.nio.ByteBuffer dec = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        Random r = new Random(22);
-        for (int i = 0; i < n; i++) {
-            double v = r.nextInt(100000) - 50000;
-            enc.putDouble(v);
-            dec.putDouble(v / 4 + 1.5);
-        }
-        return new Sample(
-                JSON.readTree("{\"id\":\"scale_offset\",\"scale\":4,\"offset\":1.5}"),
-                "<f8",
-                enc.array(),
-                8 * n,
-                TestSupport.sha256(dec.array()));
-    }
-
-    /** cast_value: float64 stored as uint16 values. */
-    private static Sample castValueSample() throws IOException {
-        int n = 700;
-        java.nio.ByteBuffer enc = java.nio.ByteBuffer.allocate(2 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        java.nio.ByteBuffer dec = java.nio.ByteBuffer.allocate(8 * n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        Random r = new Random(23);
-        for (int i = 0; i < n; i++) {
-            int v = r.nextInt(65536);
-            enc.putShort((short) v);
-            dec.putDouble(v);
-        }
-        return new Sample(
-                JSON.readTree("{\"id\":\"cast_value\",\"data_type\":\"uint16\"}"),
-                "<f8",
-                enc.array(),
-                8 * n,
-                TestSupport.sha256(dec.array()));
-    }
-
-    /** bitround decodes as the identity: any float32 data is its own encoding. */
-    private static Sample bitroundSample() throws IOException {
-        byte[] data = new byte[4000];
-        new Random(10).nextBytes(data);
-        return new Sample(
-                JSON.readTree("{\"id\":\"bitround\",\"keepbits\":10}"),
-                "<f4",
-                data,
-                data.length,
-                TestSupport.sha256(data));
     }
 
     @Test
