@@ -185,7 +185,7 @@ final class ShardReader {
             for (int i = 0; i < chunks.size(); i++) {
                 int c = local.get(i);
                 if (missing || index.isEmpty(c)) {
-                    copy(ChunkReader.fillChunk(var), chunks.get(i), dest);
+                    copy(ChunkDecoder.fillChunk(var), chunks.get(i), dest);
                     continue;
                 }
                 try {
@@ -261,16 +261,16 @@ final class ShardReader {
             ChunkData data;
             try {
                 ElementType et = var.element();
-                if (ChunkReader.isVlen(et)) {
-                    data = ChunkReader.vlenChunk(
+                if (ChunkDecoder.isVlen(et)) {
+                    data = ChunkDecoder.vlenChunk(
                             codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, vlenBound)),
                             et,
                             innerElements);
                 } else {
                     // as the unsharded path: the last step decodes into this thread's reusable buffer
                     int len = innerElements * et.itemSize();
-                    byte[] scratch = len <= ChunkReader.MAX_SCRATCH_BYTES ? ChunkReader.scratch(len) : null;
-                    data = ChunkReader.fixedChunk(codec.decodeInnerInto(stored, scratch), et);
+                    byte[] scratch = len <= ChunkBuffers.MAX_SCRATCH_BYTES ? ChunkBuffers.scratch(len) : null;
+                    data = ChunkDecoder.fixedChunk(codec.decodeInnerInto(stored, scratch), et);
                 }
             } catch (IllegalArgumentException ex) {
                 throw error(ex.getMessage());

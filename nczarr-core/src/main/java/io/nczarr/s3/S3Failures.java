@@ -116,12 +116,20 @@ final class S3Failures {
         return false;
     }
 
-    /** The setting that gave an attempt its time: its own limit, or what was left of the request's. */
-    private String limit(Deadline d) {
+    /**
+     * The setting that gave an attempt its time: its own limit ({@value S3Tuning#ATTEMPT_TIMEOUT_MS}) when it
+     * had all of it (within the millisecond a deadline is rounded to), else what was left of the request's
+     * ({@value S3Tuning#REQUEST_TIMEOUT_MS}). When the two are equal (an attempt never outlives its request),
+     * both are named: raising either alone would not help.
+     */
+    String limit(Deadline d) {
         S3Tuning t = settings.tuning();
-        return d.givenMillis() < t.attemptTimeoutMillis() || t.attemptTimeoutMillis() == t.requestTimeoutMillis()
-                ? S3Tuning.REQUEST_TIMEOUT_MS
-                : S3Tuning.ATTEMPT_TIMEOUT_MS;
+        if (t.attemptTimeoutMillis() >= t.requestTimeoutMillis()) {
+            return S3Tuning.ATTEMPT_TIMEOUT_MS + ", limited by " + S3Tuning.REQUEST_TIMEOUT_MS;
+        }
+        return d.givenMillis() + 1 >= t.attemptTimeoutMillis()
+                ? S3Tuning.ATTEMPT_TIMEOUT_MS
+                : S3Tuning.REQUEST_TIMEOUT_MS;
     }
 
     /** See {@link S3Bucket#isRetryable}. */

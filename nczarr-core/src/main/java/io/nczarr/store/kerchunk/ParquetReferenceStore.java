@@ -253,7 +253,9 @@ public final class ParquetReferenceStore implements Store {
             return new StoreException(location, key, detail, s.isRetryable(), s);
         }
         if (e instanceof NcZarrException n) {
-            return n.dataset() == null || !n.dataset().equals(location) ? n.withContext(location, key, null) : n;
+            return n.dataset() == null || !n.dataset().equals(location) || n.key() == null
+                    ? n.withContext(location, key, null)
+                    : n;
         }
         return new StoreException(location, key, "target " + t + ": " + e, false, e);
     }

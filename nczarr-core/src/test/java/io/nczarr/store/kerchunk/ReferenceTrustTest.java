@@ -152,4 +152,34 @@ class ReferenceTrustTest {
             assertTrue(u.getMessage().contains("gopher://h/x.nc"), u.getMessage());
         }
     }
+
+    /**
+     * A Parquet reference folder served over HTTP (a remote document) whose {@code path} column names a local
+     * file ({@code file:///etc/passwd}, test-data/parquet-refs-trust) is refused before anything is opened,
+     * naming the folder, the key and the option; the same folder read locally may not leave its own tree.
+     */
+    @Test
+    void aRemoteParquetFolderNamingALocalFileIsRefused() throws Exception {
+        Path folder = io.nczarr.testkit.Corpus.testDataDir()
+                .resolve("parquet-refs-trust")
+                .resolve("nc4.local-path.parq");
+        try (RangeHttpServer http = RangeHttpServer.start()) {
+            http.putTree("/d", folder.getParent());
+            String url = http.url("/d/nc4.local-path.parq/") + "#mode=kerchunk";
+            try (io.nczarr.store.Store s = io.nczarr.store.Stores.open(DatasetUrl.parse(url), TestStores.RESOURCES)) {
+                assertTrue(s.get(".zgroup").isPresent(), "the folder's own metadata reads");
+                TargetRefusedException e = assertThrows(TargetRefusedException.class, () -> s.get("temp/0.0.0"));
+                assertTrue(e.getMessage().startsWith(http.url("/d/nc4.local-path.parq")), e.getMessage());
+                assertTrue(e.getMessage().contains("temp/0.0.0"), e.getMessage());
+                assertTrue(e.getMessage().contains("may not name local files"), e.getMessage());
+                assertTrue(e.getMessage().contains("nczarr.trust.allow"), e.getMessage());
+                assertTrue(!e.getMessage().contains("root:"), e.getMessage());
+            }
+        }
+        try (io.nczarr.store.Store s =
+                io.nczarr.store.Stores.open(DatasetUrl.parse(folder.toString()), TestStores.RESOURCES)) {
+            TargetRefusedException e = assertThrows(TargetRefusedException.class, () -> s.get("temp/0.0.0"));
+            assertTrue(e.getMessage().contains("outside the document's directory"), e.getMessage());
+        }
+    }
 }
