@@ -30,7 +30,18 @@ public final class Datasets {
      * file by its first bytes, an http(s) URL without a mode by one small ranged GET); as it is otherwise.
      */
     public static DatasetUrl resolve(DatasetUrl url, NcZarrOptions options) throws IOException {
-        return Stores.resolve(url, options.storeResources());
+        return resolve(url, options, null);
+    }
+
+    /**
+     * {@link #resolve(DatasetUrl, NcZarrOptions)} of a URL named inside a document ({@code origin}; null: the
+     * user's): the sniffing request carries the user's HTTP credentials only where the trust rules bind them.
+     */
+    public static DatasetUrl resolve(DatasetUrl url, NcZarrOptions options, Origin origin) throws IOException {
+        StoreResources resources = origin == null
+                ? options.storeResources()
+                : options.storeResources().withOrigin(origin);
+        return Stores.resolve(url, resources);
     }
 
     /** Opens the store and reads the whole metadata hierarchy; the caller closes the result. */

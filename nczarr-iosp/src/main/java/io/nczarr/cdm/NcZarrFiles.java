@@ -81,7 +81,7 @@ public final class NcZarrFiles {
             parsed = Trust.forDocument(parsed, origin);
         }
         // a URL that does not say what it names (a local .nc file, an http(s) URL without a mode) is looked at
-        DatasetUrl url = Datasets.resolve(parsed, options);
+        DatasetUrl url = Datasets.resolve(parsed, options, origin);
         if (url.isBytes()) {
             return openBytes(url, location, options);
         }

@@ -158,6 +158,46 @@ class CredentialsCaptureTest {
         assertTrue(capture.gets() > 0);
     }
 
+    /**
+     * HTTP credentials (a bearer token for the user's origin, {@code .netrc} entries for the other host and a
+     * default one, a bearer prefix of the other host) never reach an aggregation fragment on another host, also
+     * when the fragment URL says no mode and is sniffed first; the user's own host does get its token.
+     */
+    @Test
+    void httpCredentialsNeverReachAnAggregationFragmentOnAnotherHost() throws Exception {
+        Path netrc = Files.writeString(
+                tmp.resolve("netrc"),
+                "machine 127.0.0.2 login u password pw-secret\ndefault login d password pw-secret\n");
+        try (RangeHttpServer user = RangeHttpServer.start();
+                NcZarrOptions withHttp = NcZarrOptions.builder(AwsEnvironment.of(
+                                Map.of(
+                                        "HTTP.NETRC",
+                                        netrc.toString(),
+                                        "nczarr.http.bearer.1",
+                                        capture.url("/") + " tok-other"),
+                                Map.of("NCZARR_BEARER_TOKEN", "tok-user")))
+                        .build()) {
+            // a fragment URL with keys but no mode is sniffed (one ranged GET) before it is opened
+            for (String fragment : List.of("#nczarr.http.maxRetries=1", "", "#mode=bytes")) {
+                capture.reset();
+                user.reset();
+                user.put("/agg.nc", aggregation(capture.url("/bucket/data.nc") + fragment));
+                try (NetcdfFile nc = NcZarrFiles.open(user.url("/agg.nc"), withHttp)) {
+                    assertEquals(
+                            "1 2 3 4", nc.findVariable("v").read().toString().trim(), fragment);
+                }
+                assertNoCredentials("fragment '" + fragment + "'");
+                assertFalse(
+                        capture.requestHeaders().toString().contains("tok-"),
+                        capture.requestHeaders().toString());
+                assertTrue(
+                        user.requestHeaders().stream()
+                                .anyMatch(h -> List.of("Bearer tok-user").equals(h.get("authorization"))),
+                        user.requestHeaders().toString());
+            }
+        }
+    }
+
     /** A signed request the user sent to their own endpoint is redirected to another host: nothing signed follows. */
     @Test
     void redirectsDoNotCarryCredentialsToAnotherOrigin() throws Exception {

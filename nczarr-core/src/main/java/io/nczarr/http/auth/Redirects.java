@@ -87,6 +87,10 @@ public final class Redirects {
                         false,
                         null);
             }
+            if (scheme.equals("http") && "https".equalsIgnoreCase(at.getScheme())) {
+                // as the JDK client's Redirect.NORMAL: never from https down to http
+                return r;
+            }
             at = target;
         }
     }
