@@ -9,6 +9,7 @@ import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.Origin;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.url.DatasetUrl;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Objects;
@@ -102,6 +103,11 @@ public record StoreResources(
      */
     public HttpObjects httpObjects(HttpSettings settings, Origin origin) {
         return new HttpObjects(httpClient(), settings, httpLogins.forOrigin(origin));
+    }
+
+    /** The user's HTTP credentials for the URL the user gave ({@code #mode=bytes}: one object, no documents). */
+    public RequestAuth userHttpAuth(URI userUrl) {
+        return httpAuth(Origin.user(DatasetUrl.parse(userUrl.toString()), trust()));
     }
 
     /** The user's HTTP credentials as the trust rules bind them to the URLs {@code origin} names. */

@@ -4,6 +4,7 @@ import io.nczarr.error.NcZarrException;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
+import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.ObjectSources;
@@ -40,7 +41,8 @@ public final class ByteRangeFiles {
     public static RangeSource openSource(URI uri, Map<String, String> fragment, ByteRangeConfig config)
             throws IOException {
         NcZarrOptions options = NcZarrOptions.shared();
-        return route(uri, fragment, config, options::httpClient, options.s3Clients());
+        return route(
+                uri, fragment, config, options::httpClient, options.s3Clients(), () -> userCredentials(options, uri));
     }
 
     /**
@@ -61,11 +63,21 @@ public final class ByteRangeFiles {
             URI uri, Map<String, String> fragment, ByteRangeConfig config, HttpClient http, S3ClientPool s3)
             throws IOException {
         Objects.requireNonNull(http, "http");
-        return route(uri, fragment, config, () -> http, s3);
+        return route(uri, fragment, config, () -> http, s3, () -> userCredentials(NcZarrOptions.shared(), uri));
+    }
+
+    /** The user's HTTP credentials (.netrc, bearer tokens, Earthdata cookies) for the URL the user gave. */
+    private static RequestAuth userCredentials(NcZarrOptions options, URI uri) {
+        return options.storeResources().userHttpAuth(uri);
     }
 
     private static RangeSource route(
-            URI uri, Map<String, String> fragment, ByteRangeConfig config, Supplier<HttpClient> http, S3ClientPool s3)
+            URI uri,
+            Map<String, String> fragment,
+            ByteRangeConfig config,
+            Supplier<HttpClient> http,
+            S3ClientPool s3,
+            Supplier<RequestAuth> auth)
             throws IOException {
         Objects.requireNonNull(s3, "s3");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
@@ -75,7 +87,7 @@ public final class ByteRangeFiles {
                 return S3RangeSource.open(uri, fragment, s3);
             case HTTP:
                 try {
-                    return HttpRangeSource.open(uri, config, http.get());
+                    return HttpRangeSource.open(uri, config, http.get(), auth.get());
                 } catch (IllegalArgumentException e) {
                     String where = HttpRangeSource.redact(uri);
                     // the reason ends with the URL, which the dataset field already holds

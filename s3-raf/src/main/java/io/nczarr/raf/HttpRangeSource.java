@@ -43,8 +43,13 @@ public final class HttpRangeSource implements RangeSource {
      * @throws IllegalArgumentException for another scheme, a URL without host, or user info
      */
     public static HttpRangeSource open(URI uri, ByteRangeConfig config, HttpClient client) {
+        return open(uri, config, client, RequestAuth.NONE);
+    }
+
+    /** As {@link #open(URI, ByteRangeConfig, HttpClient)}, with the HTTP credentials {@code auth} binds to the URL. */
+    public static HttpRangeSource open(URI uri, ByteRangeConfig config, HttpClient client, RequestAuth auth) {
         Objects.requireNonNull(config, "config");
-        return new HttpRangeSource(HttpObjectSource.open(uri, settings(config), client, RequestAuth.NONE));
+        return new HttpRangeSource(HttpObjectSource.open(uri, settings(config), client, auth));
     }
 
     /** The {@code nczarr.bytes.*} settings as the core source takes them. */
