@@ -7,21 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** No class of nczarr-core's main code is over 400 lines (split instead): the core stays readable. */
 class CoreSizeTest {
     static final int MAX_LINES = 400;
-
-    /**
-     * Files over the limit today, each with the reason it may stay for now; a listed file that shrinks below the
-     * limit passes (drop it from the list then).
-     */
-    static final Map<String, String> KNOWN = Map.of(
-            "io/nczarr/chunk/ChunkReader.java",
-            "issue 24: being split (branch w21d) into fetch, decode and copy parts");
 
     static Path coreSources() {
         String repo = System.getProperty("repo.dir", "..");
@@ -42,7 +33,7 @@ class CoreSizeTest {
                     lines = l.count();
                 }
                 String rel = root.relativize(p).toString().replace('\\', '/');
-                if (lines > MAX_LINES && !KNOWN.containsKey(rel)) {
+                if (lines > MAX_LINES) {
                     over.add(rel + " (" + lines + " lines)");
                 }
             }

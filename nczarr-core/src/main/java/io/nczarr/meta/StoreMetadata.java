@@ -65,18 +65,7 @@ final class StoreMetadata implements MetadataSource {
         if (prefetcher == null || (!remote && keys.size() < LOCAL_MIN_BATCH)) {
             return;
         }
-        for (String key : keys) {
-            Fetch mine = new Fetch(key, true);
-            if (objects.putIfAbsent(key, mine) == null) {
-                try {
-                    prefetcher.execute(mine);
-                } catch (RuntimeException | Error e) {
-                    // not queued (a pool shut down, no thread to be had): the reader fetches it itself
-                    objects.remove(key, mine);
-                    return;
-                }
-            }
-        }
+        fetchAhead(keys, true);
     }
 
     /**
@@ -85,15 +74,19 @@ final class StoreMetadata implements MetadataSource {
      * the format cost one round trip instead of one each. Nothing happens on a local store.
      */
     void probe(Collection<String> keys) {
-        if (prefetcher == null || !remote) {
-            return;
+        if (prefetcher != null && remote) {
+            fetchAhead(keys, false);
         }
+    }
+
+    private void fetchAhead(Collection<String> keys, boolean dropAfterRead) {
         for (String key : keys) {
-            Fetch mine = new Fetch(key, false);
+            Fetch mine = new Fetch(key, dropAfterRead);
             if (objects.putIfAbsent(key, mine) == null) {
                 try {
                     prefetcher.execute(mine);
                 } catch (RuntimeException | Error e) {
+                    // not queued (a pool shut down, no thread to be had): the reader fetches it itself
                     objects.remove(key, mine);
                     return;
                 }
