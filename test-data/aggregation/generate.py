@@ -359,3 +359,9 @@ with open("INDEX.json", "w") as fh:
                "about": "issue 14 aggregations; regenerate with test-data/aggregation/generate.py",
                "datasets": INDEX}, fh, indent=1)
     fh.write("\n")
+
+# cf_packed (issue 24): fragments packed differently from the aggregation; netCDF4-python only, see packed.py,
+# which adds its own entry to INDEX.json
+import packed  # noqa: E402
+
+packed.main()

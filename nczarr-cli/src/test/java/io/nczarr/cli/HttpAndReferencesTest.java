@@ -48,7 +48,7 @@ class HttpAndReferencesTest {
                 http.putTree("/v3/" + e.name().substring(3), e.path());
             }
         }
-        http.putTree("/k", KerchunkConformanceTest.dir());
+        http.putTree("/k", ConformanceHelpers.kerchunkDir());
     }
 
     @AfterAll
@@ -188,13 +188,13 @@ class HttpAndReferencesTest {
 
     @Test
     void aLocalNetcdfPathOpensWithNetcdfJava() throws IOException {
-        try (NetcdfFile nc =
-                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc4.nc").toString())) {
+        try (NetcdfFile nc = NcZarrFiles.open(
+                ConformanceHelpers.kerchunkDir().resolve("nc4.nc").toString())) {
             assertNotNull(nc.findVariable("temp"));
             assertNull(NcZarrFiles.model(nc), "netCDF-Java's own reader");
         }
-        try (NetcdfFile nc =
-                NcZarrFiles.open(KerchunkConformanceTest.dir().resolve("nc3.nc").toString())) {
+        try (NetcdfFile nc = NcZarrFiles.open(
+                ConformanceHelpers.kerchunkDir().resolve("nc3.nc").toString())) {
             assertNotNull(nc.findVariable("rec2d"));
         }
     }
@@ -206,7 +206,7 @@ class HttpAndReferencesTest {
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             m = Manifest.of(nc, "nc4");
         }
-        KerchunkConformanceTest.assertVariablesAgree(m, KerchunkConformanceTest.expected("nc4"), "http");
+        ConformanceHelpers.assertVariablesAgree(m, ConformanceHelpers.kerchunkExpected("nc4"), "http");
         long chunks = countChunkRefs("nc4.v1.json");
         long gets = http.gets();
         assertTrue(gets < chunks / 2, gets + " GETs for " + chunks + " chunk references: " + http.ranges());
@@ -218,8 +218,8 @@ class HttpAndReferencesTest {
         LocalS3 s3 = LocalS3.get();
         Path dir = tmp.resolve("k");
         Files.createDirectories(dir);
-        Files.copy(KerchunkConformanceTest.dir().resolve("nc4.nc"), dir.resolve("nc4.nc"));
-        Files.copy(KerchunkConformanceTest.dir().resolve("nc4.v1.json"), dir.resolve("nc4.v1.json"));
+        Files.copy(ConformanceHelpers.kerchunkDir().resolve("nc4.nc"), dir.resolve("nc4.nc"));
+        Files.copy(ConformanceHelpers.kerchunkDir().resolve("nc4.v1.json"), dir.resolve("nc4.v1.json"));
         s3.upload(dir, "kerchunk", "refs");
         CountingProxy proxy = s3.signed;
         proxy.reset();
@@ -228,7 +228,7 @@ class HttpAndReferencesTest {
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
             m = Manifest.of(nc, "nc4");
         }
-        KerchunkConformanceTest.assertVariablesAgree(m, KerchunkConformanceTest.expected("nc4"), "s3");
+        ConformanceHelpers.assertVariablesAgree(m, ConformanceHelpers.kerchunkExpected("nc4"), "s3");
         CountingProxy.Counts c = proxy.counts();
         assertTrue(c.get() < countChunkRefs("nc4.v1.json") / 2, c.toString());
         assertEquals(0, c.head(), c.toString());
@@ -255,7 +255,7 @@ class HttpAndReferencesTest {
     }
 
     static long countChunkRefs(String name) throws IOException {
-        String json = Files.readString(KerchunkConformanceTest.dir().resolve(name), StandardCharsets.UTF_8);
+        String json = Files.readString(ConformanceHelpers.kerchunkDir().resolve(name), StandardCharsets.UTF_8);
         return json.split("\"\\{\\{u}}\"", -1).length - 1L;
     }
 }

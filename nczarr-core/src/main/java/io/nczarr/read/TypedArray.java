@@ -60,6 +60,94 @@ public final class TypedArray {
         }
     }
 
+    /** A new array of {@code type} and {@code shape}, zeros (nulls for strings). */
+    public static TypedArray allocate(NcType type, int[] shape) {
+        long n = 1;
+        for (int s : shape) {
+            n *= s;
+        }
+        int len = Math.toIntExact(n);
+        Object data;
+        switch (type) {
+            case BYTE:
+            case UBYTE:
+            case CHAR:
+                data = new byte[len];
+                break;
+            case SHORT:
+            case USHORT:
+                data = new short[len];
+                break;
+            case INT:
+            case UINT:
+                data = new int[len];
+                break;
+            case INT64:
+            case UINT64:
+                data = new long[len];
+                break;
+            case FLOAT:
+                data = new float[len];
+                break;
+            case DOUBLE:
+                data = new double[len];
+                break;
+            case OPAQUE:
+                data = new byte[len][];
+                break;
+            case STRUCTURE:
+                throw new IllegalArgumentException("records have no typed element to allocate");
+            default:
+                data = new String[len];
+        }
+        return new TypedArray(type, shape, data);
+    }
+
+    /** Sets element {@code i} of a numeric array, narrowed as a Java cast does ({@code (short) (long) v}). */
+    public void setDouble(int i, double v) {
+        switch (type) {
+            case FLOAT:
+                ((float[]) data)[i] = (float) v;
+                break;
+            case DOUBLE:
+                ((double[]) data)[i] = v;
+                break;
+            default:
+                setLong(i, (long) v);
+        }
+    }
+
+    /** Sets element {@code i} of a numeric (or char) array, narrowed to its width. */
+    public void setLong(int i, long v) {
+        switch (type) {
+            case BYTE:
+            case UBYTE:
+            case CHAR:
+                ((byte[]) data)[i] = (byte) v;
+                break;
+            case SHORT:
+            case USHORT:
+                ((short[]) data)[i] = (short) v;
+                break;
+            case INT:
+            case UINT:
+                ((int[]) data)[i] = (int) v;
+                break;
+            case INT64:
+            case UINT64:
+                ((long[]) data)[i] = v;
+                break;
+            case FLOAT:
+                ((float[]) data)[i] = v;
+                break;
+            case DOUBLE:
+                ((double[]) data)[i] = v;
+                break;
+            default:
+                throw new IllegalStateException("a " + type.cdlName() + " array has no numbers");
+        }
+    }
+
     public NcType type() {
         return type;
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
-import io.nczarr.chunk.ChunkReader;
+import io.nczarr.read.ZarrVariableReader;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -111,7 +111,7 @@ class ChunkFuzzTest {
             throws IOException {
         try (NetcdfFile nc = FuzzProbe.open(location, objects, t.format(), t.xarray())) {
             for (Variable v : nc.getVariables()) {
-                if (((ChunkReader) v.getSPobject()).variable().key().equals(t.variableKey())) {
+                if (((ZarrVariableReader) v.getSPobject()).variable().key().equals(t.variableKey())) {
                     return v.read().copyTo1DJavaArray();
                 }
             }

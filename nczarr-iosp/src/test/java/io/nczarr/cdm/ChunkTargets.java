@@ -3,10 +3,10 @@ package io.nczarr.cdm;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.luben.zstd.ZstdOutputStream;
-import io.nczarr.chunk.ChunkReader;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.model.VarModel;
+import io.nczarr.read.ZarrVariableReader;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.url.DatasetUrl;
 import java.io.ByteArrayOutputStream;
@@ -85,7 +85,7 @@ final class ChunkTargets {
         try (NetcdfFile nc =
                 FuzzProbe.open("memory:seed/" + seed.name(), seed.objects(), seed.format(), seed.xarray())) {
             for (Variable v : nc.getVariables()) {
-                VarModel vm = ((ChunkReader) v.getSPobject()).variable();
+                VarModel vm = ((ZarrVariableReader) v.getSPobject()).variable();
                 List<String> chunks = chunkKeys(seed.objects(), vm.key());
                 Set<String> picked = new LinkedHashSet<>();
                 if (!chunks.isEmpty()) {

@@ -1,10 +1,10 @@
 package io.nczarr.cdm;
 
-import io.nczarr.chunk.ChunkReader;
 import io.nczarr.model.ArrayMeta;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.open.OpenDataset;
+import io.nczarr.read.ZarrVariableReader;
 import io.nczarr.store.MemoryStore;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -117,7 +117,7 @@ final class FuzzProbe {
         if (v.getSize() > MAX_WHOLE_ELEMENTS) {
             return false;
         }
-        ArrayMeta a = ((ChunkReader) v.getSPobject()).variable().array();
+        ArrayMeta a = ((ZarrVariableReader) v.getSPobject()).variable().array();
         long chunks = 1;
         for (int d = 0; d < a.shape().length; d++) {
             chunks *= Math.max(1, (a.shape()[d] + a.chunks()[d] - 1) / a.chunks()[d]);

@@ -1,4 +1,4 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.testkit.Corpus;

@@ -1,4 +1,4 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

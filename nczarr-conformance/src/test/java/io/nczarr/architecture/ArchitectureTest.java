@@ -13,10 +13,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering docs/architecture.md describes, enforced: data flows url → store → model → meta → chunk →
- * open → binding; codecs and errors are leaves; only the binding and the byte-range RandomAccessFile know
- * netCDF-Java; the library never uses the test kit or the command line; no package cycles; files are read
- * by stores, not by URL parsing or metadata code.
+ * The layering docs/architecture.md describes, enforced over every module on this module's test class path (the
+ * core, s3-raf, the netCDF-Java binding, the command line, the test kit, and each further binding such as
+ * nczarr-spark once it is a dependency here): data flows url → store → model → meta → chunk → read → aggregation →
+ * open → binding; codecs and errors are leaves; only the netCDF-Java binding, the byte-range RandomAccessFile and
+ * the command line know netCDF-Java; only the Spark binding knows Spark; the host-neutral core knows neither; the
+ * library never uses the test kit or the command line; no package cycles; files are read by stores, not by URL
+ * parsing or metadata code.
  */
 class ArchitectureTest {
     private static JavaClasses library;
@@ -95,7 +98,7 @@ class ArchitectureTest {
                 .whereLayer("read")
                 .mayOnlyAccessLayers("read", "chunk", "model", "error")
                 .whereLayer("aggregation")
-                .mayOnlyAccessLayers("aggregation", "error")
+                .mayOnlyAccessLayers("aggregation", "read", "model", "store", "source", "url", "error")
                 .whereLayer("open")
                 .mayOnlyAccessLayers(
                         "open",
@@ -127,6 +130,34 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("ucar..")
+                .because("only the netCDF-Java binding (nczarr-iosp, s3-raf) and the command line know netCDF-Java")
+                .check(all);
+    }
+
+    /** The packages of the bindings and tools; everything else under io.nczarr is the host-neutral core. */
+    private static final String[] NOT_CORE = {
+        "io.nczarr.cdm..", "io.nczarr.raf..", "io.nczarr.cli..", "io.nczarr.testkit..", "io.nczarr.spark.."
+    };
+
+    @Test
+    void onlyTheSparkBindingKnowsSpark() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.nczarr.spark..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.spark..")
+                .check(all);
+    }
+
+    @Test
+    void theCoreKnowsNoHost() {
+        noClasses()
+                .that()
+                .resideOutsideOfPackages(NOT_CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("ucar..", "org.apache.spark..", "scala..")
                 .check(all);
     }
 

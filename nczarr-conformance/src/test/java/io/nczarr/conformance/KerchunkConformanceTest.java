@@ -1,4 +1,4 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
+import io.nczarr.cli.Manifest;
 import io.nczarr.testkit.Corpus;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,46 +1,48 @@
-package io.nczarr.cdm;
+package io.nczarr.aggregation;
 
-import io.nczarr.aggregation.Fragment;
-import io.nczarr.aggregation.FragmentUris;
 import io.nczarr.error.MetadataException;
+import io.nczarr.error.NcZarrException;
 import io.nczarr.error.TargetRefusedException;
-import io.nczarr.open.Datasets;
-import io.nczarr.open.NcZarrOptions;
 import io.nczarr.source.LocalTargets;
 import io.nczarr.source.Origin;
 import io.nczarr.source.Trust;
-import io.nczarr.store.Stores;
+import io.nczarr.source.TrustSettings;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import ucar.nc2.NetcdfFile;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The fragments of one aggregation file, resolved ({@link FragmentUris}), checked by the trust rules ({@link
- * Trust#check}: the fragment URIs are named inside the aggregation file) and opened with the project's openers
- * with the aggregation as their origin, so that a fragment that is itself a document (a kerchunk reference
- * file) is checked as one named by the aggregation (a local reference opened through a remote aggregation is
+ * The fragments of one aggregation document, resolved ({@link FragmentUris}), checked by the trust rules ({@link
+ * Trust#check}: the fragment URIs are named inside the document) and opened by the host's {@link FragmentOpener}
+ * with the document as their origin, so that a fragment that is itself a document (a kerchunk reference file) is
+ * checked as one named by the aggregation (a local reference opened through a remote aggregation is
  * remote-originated) and a fragment on another S3 endpoint or bucket is read without the user's credentials.
  */
-final class FragmentSources {
+public final class FragmentSources {
     private final String location;
-    private final NcZarrOptions options;
-    /** The origin of URLs named inside the aggregation file. */
+    private final FragmentOpener opener;
+    /** The origin of URLs named inside the aggregation document. */
     private final Origin origin;
     /** Fragment URIs that passed the trust rules (each is checked once; a host name is looked up once). */
-    private final java.util.Set<String> trusted = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> trusted = ConcurrentHashMap.newKeySet();
 
-    FragmentSources(String location, NcZarrOptions options) throws IOException {
+    public FragmentSources(String location, TrustSettings trust, FragmentOpener opener) throws IOException {
         this.location = location;
-        this.options = options;
-        DatasetUrl url = Datasets.parse(location);
-        this.origin = Origin.user(url, options.trust()).within(documentUri(url));
+        this.opener = opener;
+        DatasetUrl url;
+        try {
+            url = DatasetUrl.parse(location);
+        } catch (IllegalArgumentException e) {
+            throw new NcZarrException(e.getMessage(), e);
+        }
+        this.origin = Origin.user(url, trust).within(documentUri(url));
     }
 
-    /** The aggregation file's own URI (a {@code file:} URI for a local one), without fragment. */
+    /** The aggregation document's own URI (a {@code file:} URI for a local one), without fragment. */
     private static URI documentUri(DatasetUrl url) {
         if (url.localPath() != null) {
             return url.localPath().toAbsolutePath().normalize().toUri();
@@ -48,8 +50,12 @@ final class FragmentSources {
         return url.uri();
     }
 
+    public String location() {
+        return location;
+    }
+
     /** The fragment's resolved URI, when the trust rules let the aggregation name it. */
-    FragmentUris.Resolved resolve(Fragment f, String variable) throws IOException {
+    public FragmentUris.Resolved resolve(Fragment f, String variable) throws IOException {
         FragmentUris.Resolved r;
         try {
             // the trust rules below decide about local files (nczarr.aggregation.allowLocalFragments is one of them)
@@ -71,8 +77,8 @@ final class FragmentSources {
         return r;
     }
 
-    /** Opens a checked fragment, never as an aggregation itself. */
-    NetcdfFile open(FragmentUris.Resolved r) throws IOException {
+    /** Opens a checked fragment through the host's opener. */
+    public FragmentFile open(FragmentUris.Resolved r) throws IOException {
         if (r.local()) {
             Path p = Paths.get(r.location());
             // again at each open (the trust check is cached): a file swapped for a FIFO must not block
@@ -80,11 +86,7 @@ final class FragmentSources {
             if (why != null) {
                 throw new TargetRefusedException(origin.documentName(), null, r.uri(), why, null);
             }
-            if (Files.isDirectory(p) || Stores.isZarrZip(p)) {
-                return NcZarrFiles.openPlain(p.toString(), options, origin);
-            }
-            return NetcdfFile.open(p.toString());
         }
-        return NcZarrFiles.openPlain(r.location(), options, origin);
+        return opener.open(r, origin);
     }
 }

@@ -1,7 +1,8 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
+import io.nczarr.cli.Manifest;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.ManifestCompare;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

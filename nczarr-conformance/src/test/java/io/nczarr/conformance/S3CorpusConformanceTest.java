@@ -1,9 +1,10 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
+import io.nczarr.cli.Manifest;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.ManifestCompare;
 import io.nczarr.testkit.s3.CountingProxy;

@@ -1,4 +1,4 @@
-package io.nczarr.cli;
+package io.nczarr.conformance;
 
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.ManifestCompare;

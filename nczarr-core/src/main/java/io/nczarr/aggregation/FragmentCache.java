@@ -1,39 +1,37 @@
-package io.nczarr.cdm;
+package io.nczarr.aggregation;
 
-import io.nczarr.aggregation.FragmentUris;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import ucar.nc2.NetcdfFile;
 
 /**
- * The fragment files an aggregation dataset has open: at most {@code max} idle ones (least recently
- * used closed first; a file being read is never closed under its reader), all closed with the dataset.
- * Two readers of one fragment share one open.
+ * The fragment files an aggregation dataset has open: at most {@code max} idle ones (least recently used closed
+ * first; a file being read is never closed under its reader), all closed with the dataset. Two readers of one
+ * fragment share one open.
  */
-final class FragmentFiles implements AutoCloseable {
+public final class FragmentCache implements AutoCloseable {
     /** Opens one resolved fragment. */
-    interface Opener {
-        NetcdfFile open(FragmentUris.Resolved fragment) throws IOException;
+    public interface Opener {
+        FragmentFile open(FragmentUris.Resolved fragment) throws IOException;
     }
 
     /** One open (or opening) fragment file; {@link #file()} opens it on first use. */
-    final class Handle {
+    public final class Handle {
         private final FragmentUris.Resolved fragment;
-        private NetcdfFile file;
+        private FragmentFile file;
         private int users;
 
         Handle(FragmentUris.Resolved fragment) {
             this.fragment = fragment;
         }
 
-        synchronized NetcdfFile file() throws IOException {
+        public synchronized FragmentFile file() throws IOException {
             if (file == null) {
                 file = opener.open(fragment);
-                synchronized (FragmentFiles.this) {
+                synchronized (FragmentCache.this) {
                     opened++;
                 }
             }
@@ -48,7 +46,7 @@ final class FragmentFiles implements AutoCloseable {
                     // closing a read-only file: nothing to recover
                 }
                 file = null;
-                synchronized (FragmentFiles.this) {
+                synchronized (FragmentCache.this) {
                     closedCount++;
                 }
             }
@@ -62,13 +60,13 @@ final class FragmentFiles implements AutoCloseable {
     private long opened;
     private long closedCount;
 
-    FragmentFiles(Opener opener, int max) {
+    public FragmentCache(Opener opener, int max) {
         this.opener = opener;
         this.max = max;
     }
 
     /** The handle of a fragment, counted as in use until {@link #release}. */
-    synchronized Handle acquire(FragmentUris.Resolved fragment) throws IOException {
+    public synchronized Handle acquire(FragmentUris.Resolved fragment) throws IOException {
         if (closed) {
             throw new IOException("the aggregation dataset is closed");
         }
@@ -78,7 +76,7 @@ final class FragmentFiles implements AutoCloseable {
     }
 
     /** Ends one use; closes idle files beyond the limit. {@code failed}: the open failed, forget it. */
-    void release(Handle h, boolean failed) {
+    public void release(Handle h, boolean failed) {
         List<Handle> toClose = new ArrayList<>();
         synchronized (this) {
             h.users--;
@@ -104,7 +102,7 @@ final class FragmentFiles implements AutoCloseable {
     }
 
     /** {@code {opened, closed, open now}} (tests, diagnostics). */
-    synchronized long[] counts() {
+    public synchronized long[] counts() {
         return new long[] {opened, closedCount, opened - closedCount};
     }
 
