@@ -88,7 +88,7 @@ public final class IcechunkStore implements Store {
                     Parameters.of(url.parameters(), resources.environment()::property, base.location());
             Selection sel = Selection.of(params, base.location());
             RepoInfo info = repo.info();
-            String id = sel.snapshotId(info, base.location());
+            String id = sel.snapshotId(info, repo);
             SnapshotFile snap = repo.snapshot(id);
             Containers containers = Containers.of(info.containers, params);
             TrustSettings trust = resources.trust();
