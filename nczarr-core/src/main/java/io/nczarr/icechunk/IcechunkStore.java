@@ -119,6 +119,22 @@ public final class IcechunkStore implements Store {
         }
     }
 
+    /**
+     * Whether the store {@code url} names (opened without the icechunk mode) holds an Icechunk repository: a
+     * {@code repo} object with the Icechunk magic, or a spec-1 {@code refs/branch.main/ref.json}. Never throws.
+     */
+    public static boolean isRepository(DatasetUrl url, StoreResources resources) {
+        try (Store s = io.nczarr.store.Stores.open(url, resources)) {
+            Optional<byte[]> head = s.getRange("repo", 0, ObjectFormat.MAGIC.length);
+            if (head.isPresent()) {
+                return java.util.Arrays.equals(head.get(), ObjectFormat.MAGIC);
+            }
+            return s.getRange("refs/branch.main/ref.json", 0, 1).isPresent();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** The repo info object's URL: the document virtual locations are named in. */
     private static URI document(DatasetUrl url) throws StoreException {
         if (url.localPath() != null) {

@@ -143,6 +143,17 @@ class IcechunkStoreTest {
     }
 
     @Test
+    void aRepositoryOpenedWithoutItsModeGetsAHint() throws Exception {
+        for (String r : List.of("native.icechunk", "spec1.icechunk")) {
+            Exception e = assertThrows(
+                    Exception.class,
+                    () -> Datasets.open(DatasetUrl.parse(DIR.resolve(r).toString()), NcZarrOptions.shared()));
+            assertTrue(e.getMessage().contains("#mode=zarr,icechunk"), e.getMessage());
+        }
+        assertTrue(!IcechunkStore.isRepository(DatasetUrl.parse(DIR.toString()), RES));
+    }
+
+    @Test
     void urlFormsAndOptionProperties() throws Exception {
         DatasetUrl s3 = DatasetUrl.parse("s3://bucket/repo#mode=zarr,icechunk,s3&branch=dev");
         assertTrue(s3.isIcechunk());
