@@ -23,6 +23,11 @@ Repositories (INDEX.json lists the datasets; one dataset per snapshot selection)
                     so the committed data names no path of this machine; readers map the container to the
                     real directory (`icechunk.container.NAME=file:///.../test-data/icechunk/`).
 
+* spec1.icechunk     the same kinds of chunks in an Icechunk 1.x-format repository (spec version 1: refs/branch.main/
+                    ref.json, no repo info object), written by icechunk 2.3.0 with spec_version=1; main and tag t1.
+
+`make.py NAME...` rewrites only those repositories (native, virtual, spec1).
+
 Deterministic values (fixed arrays, no randomness); ids and timestamps differ between runs (icechunk makes
 random ids), so the Java tests never hard-code an id: they read them from the expected `*.refs.json`.
 """
@@ -215,9 +220,37 @@ def virtual():
         os.remove(SRC_LINK)
 
 
+def spec1():
+    """An Icechunk 1.x-format repository (spec version 1: refs/ objects, no repo info), written by icechunk 2.3.0
+    with spec_version=1: native and inline chunks, a group, two commits on main, tag t1 on the first."""
+    import icechunk as ic
+    import zarr
+    path = fresh("spec1.icechunk")
+    repo = ic.Repository.create(ic.local_filesystem_storage(path), spec_version=1)
+    s = repo.writable_session("main")
+    root = zarr.group(store=s.store, zarr_format=3, attributes={"title": "icechunk spec 1"})
+    a = root.create_array("a", shape=(6, 50), chunks=(3, 50), dtype="f8", fill_value=-1.0,
+                          dimension_names=["t", "x"])
+    a[0:3] = np.linspace(0, 1, 150).reshape(3, 50)                    # 1200 bytes: native; a[3:6] never written
+    g = root.create_group("g", attributes={"k": "v"})
+    b = g.create_array("b", shape=(4,), chunks=(4,), dtype="i2", dimension_names=["y"])
+    b[:] = np.array([1, -2, 3, -4], dtype="i2")                       # inline
+    c1 = s.commit("spec 1: first")
+    repo.create_tag("t1", c1)
+    s = repo.writable_session("main")
+    g = zarr.open_group(store=s.store, mode="r+")
+    g["a"][3:6] = np.full((3, 50), 2.5)
+    s.commit("spec 1: second")
+    for name, kw in (("main", {"branch": "main"}), ("t1", {"tag": "t1"})):
+        ro = repo.readonly_session(**kw)
+        write_json(manifest(ro.store, "icechunk_spec1_" + name), "icechunk_spec1_%s.expected.json" % name)
+
+
 def main():
-    native()
-    virtual()
+    only = sys.argv[1:]
+    for f in (native, virtual, spec1):
+        if not only or f.__name__ in only:
+            f()
 
 
 if __name__ == "__main__":

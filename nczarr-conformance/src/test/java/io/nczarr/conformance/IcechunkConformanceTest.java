@@ -31,6 +31,7 @@ class IcechunkConformanceTest {
         for (Corpus.Entry e : entries().toList()) {
             http.putTree("/ic/" + e.path().getFileName(), e.path());
         }
+        http.putTree("/ic-src", Corpus.icechunkDir()); // virt_src.nc: the virtual chunks' target over HTTP
     }
 
     @AfterAll
@@ -45,11 +46,15 @@ class IcechunkConformanceTest {
 
     /** The fragment after the modes ({@code &tag=v1}...), plus the container mapping of virtual datasets. */
     static String rest(Corpus.Entry e) {
+        return rest(e, Corpus.icechunkDir().toUri().toString());
+    }
+
+    static String rest(Corpus.Entry e, String sourcePrefix) {
         String f = e.fragment();
         int amp = f.indexOf('&');
         String rest = amp < 0 ? "" : f.substring(amp);
         if (e.category().equals("icechunk-virtual")) {
-            rest += "&icechunk.container.src=" + Corpus.icechunkDir().toUri();
+            rest += "&icechunk.container.src=" + sourcePrefix;
         }
         return rest;
     }
@@ -64,7 +69,8 @@ class IcechunkConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("entries")
     void http(Corpus.Entry e) throws Exception {
-        String url = http.url("/ic/" + e.path().getFileName()) + "#mode=zarr,icechunk" + rest(e);
+        // the virtual chunks too come from the HTTP server: the container mapped to it
+        String url = http.url("/ic/" + e.path().getFileName()) + "#mode=zarr,icechunk" + rest(e, http.url("/ic-src/"));
         ManifestCompare.assertConforms(e, S3CorpusConformanceTest.manifest(url, e.name()), tmp, "http");
     }
 

@@ -26,7 +26,10 @@ public final class IcechunkLog {
         Map<String, String> params =
                 Parameters.of(url.parameters(), resources.environment()::property, base.location());
         Selection sel = Selection.of(params, base.location());
-        String id = sel.snapshotId(info, base.location());
+        String id = sel.snapshotId(info, repo);
+        if (info.specVersion < 2) {
+            return v1Lines(repo, sel, id);
+        }
         if (info.indexOf(id) < 0) {
             throw new NcZarrException(
                     base.location(),
@@ -71,6 +74,40 @@ public final class IcechunkLog {
         return out;
     }
 
+    /**
+     * Spec 1: the refs are objects ({@code refs/branch.B/ref.json}, found by listing where the store lists),
+     * the history the chain of the snapshots' parents (one read per commit).
+     */
+    private static List<String> v1Lines(Repository repo, Selection sel, String id) throws IOException {
+        List<String> out = new ArrayList<>();
+        out.add("repository " + repo.location() + " (Icechunk spec 1)");
+        Map<String, List<String>> names = new TreeMap<>();
+        List<String> refs = repo.root().list("refs");
+        for (String kind : List.of("branch", "tag")) {
+            out.add(kind.equals("branch") ? "branches:" : "tags:");
+            for (String r : refs) {
+                if (r.startsWith(kind + ".")) {
+                    String name = r.substring(kind.length() + 1);
+                    String s = repo.v1Ref(kind, name);
+                    out.add(String.format("  %-20s %s", name, s));
+                    names.computeIfAbsent(s, k -> new ArrayList<>()).add(kind.equals("tag") ? "tag: " + name : name);
+                }
+            }
+        }
+        out.add("history of " + sel + ":");
+        String next = id;
+        for (int n = 0; next != null && n < 100_000; n++) {
+            SnapshotFile s = repo.snapshot(next);
+            out.add("");
+            List<String> at = names.get(s.id);
+            out.add("snapshot " + s.id + (at == null ? "" : " (" + String.join(", ", at) + ")"));
+            out.add("Date:   " + RepoInfo.SnapshotEntry.timeOf(s.flushedAtMicros));
+            out.add("    " + s.message.replace("\n", "\n    "));
+            next = s.parentId;
+        }
+        return out;
+    }
+
     /** One line: which snapshot {@code url} selects, its time and message (one read: the repo info). */
     public static String selected(Store base, DatasetUrl url, StoreResources resources) throws IOException {
         Repository repo = new Repository(
@@ -79,7 +116,7 @@ public final class IcechunkLog {
         Map<String, String> params =
                 Parameters.of(url.parameters(), resources.environment()::property, base.location());
         Selection sel = Selection.of(params, base.location());
-        String id = sel.snapshotId(info, base.location());
+        String id = sel.snapshotId(info, repo);
         int i = info.indexOf(id);
         return "icechunk snapshot " + id + " (" + sel + ")"
                 + (i < 0

@@ -88,7 +88,7 @@ public final class IcechunkStore implements Store {
                     Parameters.of(url.parameters(), resources.environment()::property, base.location());
             Selection sel = Selection.of(params, base.location());
             RepoInfo info = repo.info();
-            String id = sel.snapshotId(info, base.location());
+            String id = sel.snapshotId(info, repo);
             SnapshotFile snap = repo.snapshot(id);
             Containers containers = Containers.of(info.containers, params);
             TrustSettings trust = resources.trust();
@@ -116,6 +116,22 @@ public final class IcechunkStore implements Store {
         } catch (IOException | RuntimeException e) {
             base.close();
             throw e;
+        }
+    }
+
+    /**
+     * Whether the store {@code url} names (opened without the icechunk mode) holds an Icechunk repository: a
+     * {@code repo} object with the Icechunk magic, or a spec-1 {@code refs/branch.main/ref.json}. Never throws.
+     */
+    public static boolean isRepository(DatasetUrl url, StoreResources resources) {
+        try (Store s = io.nczarr.store.Stores.open(url, resources)) {
+            Optional<byte[]> head = s.getRange("repo", 0, ObjectFormat.MAGIC.length);
+            if (head.isPresent()) {
+                return java.util.Arrays.equals(head.get(), ObjectFormat.MAGIC);
+            }
+            return s.getRange("refs/branch.main/ref.json", 0, 1).isPresent();
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

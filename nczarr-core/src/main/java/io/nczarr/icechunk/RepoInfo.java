@@ -48,6 +48,11 @@ final class RepoInfo {
         this.containers = Collections.unmodifiableMap(containers);
     }
 
+    /** A spec-1 repository: no repo info object (refs are objects of their own; containers in config.yaml). */
+    static RepoInfo v1() {
+        return new RepoInfo(1, Map.of(), Map.of(), List.of(), Map.of());
+    }
+
     static RepoInfo parse(FlatBuf fb) throws MetadataException {
         int root = fb.root();
         int spec = fb.u8Field(root, 0, 0, "Repo.spec_version");

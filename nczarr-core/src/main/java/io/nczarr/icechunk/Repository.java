@@ -40,20 +40,17 @@ final class Repository {
         return root;
     }
 
-    /** The repo info ({@code repo}); a spec-1 repository (no such object, {@code refs/}) is refused. */
+    /**
+     * The repo info ({@code repo}); for a spec-1 repository (no such object; {@code refs/branch.main/ref.json} or
+     * {@code config.yaml} instead) an empty spec-1 one: its refs are objects of their own ({@link #v1Ref}).
+     */
     RepoInfo info() throws IOException {
         Optional<byte[]> b = root.get("repo", limit);
         if (b.isEmpty()) {
-            if (root.get("config.yaml", limit).isPresent()
-                    || root.get("refs/branch.main/ref.json", limit).isPresent()) {
-                throw new UnsupportedFeatureException(
-                        location(),
-                        "repo",
-                        null,
-                        "Icechunk spec 1 repositories",
-                        "an Icechunk 1.x repository (refs/, no repo object): this reader reads spec 2 (Icechunk 2.x)"
-                                + " repositories; upgrade it with icechunk.upgrade_icechunk_repository",
-                        null);
+            if (root.get("refs/branch.main/ref.json", limit).isPresent()
+                    || root.get("config.yaml", limit).isPresent()) {
+                specVersion = 1;
+                return RepoInfo.v1();
             }
             throw new StoreException(
                     location(), "repo", "not an Icechunk repository: it has no repo object", false, null);
@@ -65,6 +62,32 @@ final class Repository {
                     location(), "repo", null, "Icechunk spec 1 repositories", "a repo object of spec version 1", null);
         }
         return RepoInfo.parse(ObjectFormat.payload(b.get(), ObjectFormat.REPO_INFO, location(), "repo", limit));
+    }
+
+    /** Spec 1: the snapshot {@code refs/branch.NAME/ref.json} or {@code refs/tag.NAME/ref.json} names. */
+    String v1Ref(String kind, String name) throws IOException {
+        String key = "refs/" + kind + "." + name + "/ref.json";
+        if (name.contains("/") || name.startsWith(".")) {
+            throw new MetadataException(location(), key, "'" + name + "' is not a " + kind + " name");
+        }
+        Optional<byte[]> b = root.get(key, limit);
+        if (b.isEmpty()) {
+            throw new MetadataException(location(), key, "no " + kind + " '" + name + "' (spec-1 repository)");
+        }
+        try {
+            String id = JSON.readTree(b.get()).path("snapshot").asText("");
+            Crockford.decode(id, 12);
+            return id;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new MetadataException(location(), key, "corrupt ref: no snapshot id in it");
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    int specVersion() {
+        return specVersion;
     }
 
     SnapshotFile snapshot(String id) throws IOException {

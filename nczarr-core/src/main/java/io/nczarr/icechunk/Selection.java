@@ -36,7 +36,11 @@ record Selection(String kind, String name) {
     }
 
     /** The snapshot id this selection names in {@code info}. */
-    String snapshotId(RepoInfo info, String repository) throws NcZarrException {
+    String snapshotId(RepoInfo info, Repository repo) throws java.io.IOException {
+        String repository = repo.location();
+        if (info.specVersion < 2 && !kind.equals("snapshot")) {
+            return repo.v1Ref(kind, name);
+        }
         switch (kind) {
             case "branch": {
                 String id = info.branches.get(name);

@@ -31,13 +31,18 @@ final class SnapshotFile {
     record Node(String path, byte[] nodeId, boolean array, byte[] zarrJson, int ndim, List<ManifestRef> manifests) {}
 
     final String id;
+    /** Spec 1 only (spec 2 keeps parents in the repo info): the parent snapshot, or null. */
+    final String parentId;
+
     final long flushedAtMicros;
     final String message;
     final Map<String, String> metadata;
     final List<Node> nodes;
 
-    private SnapshotFile(String id, long at, String message, Map<String, String> metadata, List<Node> nodes) {
+    private SnapshotFile(
+            String id, String parentId, long at, String message, Map<String, String> metadata, List<Node> nodes) {
         this.id = id;
+        this.parentId = parentId;
         this.flushedAtMicros = at;
         this.message = message;
         this.metadata = metadata;
@@ -67,7 +72,9 @@ final class SnapshotFile {
         String message = fb.string(fb.required(root, 4, "Snapshot.message"), "Snapshot.message");
         Map<String, String> metadata =
                 specVersion >= 2 ? RepoInfo.metadata(fb, fb.ref(root, 5, "Snapshot.metadata")) : Map.of();
-        return new SnapshotFile(id, at, message, metadata, nodes);
+        int parent = fb.field(root, 1, "Snapshot.parent_id");
+        String parentId = parent == 0 ? null : Crockford.encode(fb.struct(parent, 12, "Snapshot.parent_id"));
+        return new SnapshotFile(id, parentId, at, message, metadata, nodes);
     }
 
     /** Icechunk sorts paths by their UTF-8 bytes. */

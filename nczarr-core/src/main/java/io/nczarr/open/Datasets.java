@@ -1,5 +1,6 @@
 package io.nczarr.open;
 
+import io.nczarr.error.MetadataException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.icechunk.IcechunkStore;
 import io.nczarr.meta.MetadataReader;
@@ -58,7 +59,22 @@ public final class Datasets {
         StoreResources resources = origin == null
                 ? options.storeResources()
                 : options.storeResources().withOrigin(origin);
-        return open(openStore(url, resources), url.format(), url.useXarrayDimensions(), options);
+        try {
+            return open(openStore(url, resources), url.format(), url.useXarrayDimensions(), options);
+        } catch (MetadataException e) {
+            // no Zarr root: a local Icechunk repository opened without its mode gets a hint (remote: no extra request)
+            if (!url.isIcechunk()
+                    && !url.isBytes()
+                    && url.localPath() != null
+                    && IcechunkStore.isRepository(url, resources)) {
+                throw new MetadataException(
+                        e.dataset(),
+                        e.key(),
+                        e.detail() + "; this is an Icechunk repository: open it with #mode=zarr,icechunk",
+                        e);
+            }
+            throw e;
+        }
     }
 
     /** The store of {@code url}; for {@code mode=...,icechunk} the snapshot it selects of the repository there. */

@@ -114,6 +114,46 @@ class IcechunkStoreTest {
     }
 
     @Test
+    void spec1RepositoriesReadThroughTheirRefs() throws Exception {
+        Path repo = DIR.resolve("spec1.icechunk");
+        String tip = new ObjectMapper()
+                .readTree(repo.resolve("refs/branch.main/ref.json").toFile())
+                .get("snapshot")
+                .asText();
+        try (IcechunkStore s = (IcechunkStore) open(repo, "")) {
+            assertEquals(tip, s.snapshotId());
+            assertTrue(s.get("a/c/1/0").isPresent() && s.get("g/b/c/0").isPresent());
+        }
+        try (IcechunkStore s = (IcechunkStore) open(repo, "&tag=t1")) {
+            assertTrue(s.get("a/c/1/0").isEmpty(), "written after t1");
+        }
+        Exception e = assertThrows(Exception.class, () -> open(repo, "&branch=nope"));
+        assertTrue(e.getMessage().contains("refs/branch.nope/ref.json"), e.getMessage());
+        DatasetUrl url = DatasetUrl.parse(repo.toUri() + "#mode=zarr,icechunk");
+        try (Store base = Stores.open(url, RES)) {
+            String log = String.join("\n", IcechunkLog.lines(base, url, RES));
+            assertTrue(
+                    log.contains("(Icechunk spec 1)")
+                            && log.contains("snapshot " + tip + " (main)")
+                            && log.contains("(tag: t1)")
+                            && log.contains("spec 1: first")
+                            && log.contains("Repository initialized"),
+                    log);
+        }
+    }
+
+    @Test
+    void aRepositoryOpenedWithoutItsModeGetsAHint() throws Exception {
+        for (String r : List.of("native.icechunk", "spec1.icechunk")) {
+            Exception e = assertThrows(
+                    Exception.class,
+                    () -> Datasets.open(DatasetUrl.parse(DIR.resolve(r).toString()), NcZarrOptions.shared()));
+            assertTrue(e.getMessage().contains("#mode=zarr,icechunk"), e.getMessage());
+        }
+        assertTrue(!IcechunkStore.isRepository(DatasetUrl.parse(DIR.toString()), RES));
+    }
+
+    @Test
     void urlFormsAndOptionProperties() throws Exception {
         DatasetUrl s3 = DatasetUrl.parse("s3://bucket/repo#mode=zarr,icechunk,s3&branch=dev");
         assertTrue(s3.isIcechunk());
