@@ -123,6 +123,26 @@ class ZarrV3ReaderTest {
     }
 
     @Test
+    void float8AndSubByteTypesAreNamedNotSupported() throws IOException {
+        MemoryStore s = MemoryStore.builder("mem:v3")
+                .put("zarr.json", ROOT)
+                .put("f/zarr.json", array("").replace("\"int16\"", "\"float8_e4m3\""))
+                .put("i/zarr.json", array("").replace("\"int16\"", "\"int4\""))
+                .put("v/zarr.json", array(""))
+                .build();
+        DatasetModel m = read(s);
+        assertEquals(1, m.root().variables().size());
+        String u = m.root().attributes().stream()
+                .filter(a -> a.name().equals("_unreadable_arrays"))
+                .findFirst()
+                .orElseThrow()
+                .value()
+                .toString();
+        assertTrue(u.contains("/f: data type 'float8_e4m3' is not supported (no netCDF type holds it)"), u);
+        assertTrue(u.contains("/i: data type 'int4' is not supported"), u);
+    }
+
+    @Test
     void numpyDatetime64AndTimedelta64AreInt64WithCfUnits() throws IOException {
         String dt = "{\"name\":\"numpy.datetime64\",\"configuration\":{\"unit\":\"ns\",\"scale_factor\":1}}";
         String td = "{\"name\":\"numpy.timedelta64\",\"configuration\":{\"unit\":\"s\",\"scale_factor\":1}}";
