@@ -1,16 +1,13 @@
 package io.nczarr.store.kerchunk;
 
-import io.nczarr.error.NcZarrException;
 import io.nczarr.error.StoreException;
 import io.nczarr.store.ByteLimit;
-import io.nczarr.store.InnerFailures;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.Store;
 import io.nczarr.store.StoreKeys;
 import io.nczarr.store.StoreLimits;
 import io.nczarr.store.parquet.ReferenceRecords;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -241,23 +238,7 @@ public final class ParquetReferenceStore implements Store {
     }
 
     private IOException failure(String key, URI target, IOException e) {
-        if (e instanceof InterruptedIOException) {
-            return e;
-        }
-        String t = ReferenceTargets.name(target);
-        if (e instanceof StoreException s) {
-            String detail = InnerFailures.detail(location, s);
-            if (!detail.contains(t)) {
-                detail = "target " + t + ": " + detail;
-            }
-            return new StoreException(location, key, detail, s.isRetryable(), s);
-        }
-        if (e instanceof NcZarrException n) {
-            return n.dataset() == null || !n.dataset().equals(location) || n.key() == null
-                    ? n.withContext(location, key, null)
-                    : n;
-        }
-        return new StoreException(location, key, "target " + t + ": " + e, false, e);
+        return ReferenceTargets.failure(location, key, target, e);
     }
 
     /** The metadata keys below {@code prefix} (chunk keys are not listed: they live in the record files). */

@@ -1,5 +1,6 @@
 package io.nczarr.store.kerchunk;
 
+import io.nczarr.error.NcZarrException;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
@@ -11,11 +12,13 @@ import io.nczarr.source.OpenFiles;
 import io.nczarr.source.Origin;
 import io.nczarr.source.Trust;
 import io.nczarr.store.ByteLimit;
+import io.nczarr.store.InnerFailures;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.StoreResources;
 import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URI;
 import java.util.Map;
 
@@ -134,6 +137,30 @@ public final class ReferenceTargets implements Closeable {
                         + " bytes)",
                 false,
                 null);
+    }
+
+    /**
+     * A target's failure as a reference store at {@code location} reports it for {@code key}: the store's
+     * location and the key added, the target named once, the type kept; an interrupt as it is.
+     */
+    static IOException failure(String location, String key, URI target, IOException e) {
+        if (e instanceof InterruptedIOException) {
+            return e;
+        }
+        String t = name(target);
+        if (e instanceof StoreException s) {
+            String detail = InnerFailures.detail(location, s);
+            if (!detail.contains(t)) {
+                detail = "target " + t + ": " + detail;
+            }
+            return new StoreException(location, key, detail, s.isRetryable(), s);
+        }
+        if (e instanceof NcZarrException n) {
+            return n.dataset() == null || !n.dataset().equals(location) || n.key() == null
+                    ? n.withContext(location, key, null)
+                    : n;
+        }
+        return new StoreException(location, key, "target " + t + ": " + e, false, e);
     }
 
     static String name(URI target) {
