@@ -4,6 +4,7 @@ import io.nczarr.aggregation.AggregationSettings;
 import io.nczarr.codec.CodecRegistry;
 import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
+import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
@@ -12,6 +13,7 @@ import io.nczarr.store.HttpLogins;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.ReadPool;
 import io.nczarr.store.StoreResources;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -175,6 +177,11 @@ public final class NcZarrOptions implements AutoCloseable {
     /** The largest object read whole ({@code limits().maxObjectBytes()}). */
     public long maxObjectBytes() {
         return limits.maxObjectBytes();
+    }
+
+    /** The user's HTTP credentials for a URL the user gave (one object read by byte ranges). */
+    public RequestAuth userHttpAuth(URI userUrl) {
+        return storeResources().userHttpAuth(userUrl);
     }
 
     /** What stores are opened with. */

@@ -68,7 +68,7 @@ public final class ByteRangeFiles {
 
     /** The user's HTTP credentials (.netrc, bearer tokens, Earthdata cookies) for the URL the user gave. */
     private static RequestAuth userCredentials(NcZarrOptions options, URI uri) {
-        return options.storeResources().userHttpAuth(uri);
+        return options.userHttpAuth(uri);
     }
 
     private static RangeSource route(
