@@ -18,6 +18,7 @@ import io.nczarr.source.ObjectSources;
 import io.nczarr.source.Origin;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.testkit.http.RangeHttpServer;
+import io.nczarr.testkit.s3.LocalS3Server;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -47,6 +48,7 @@ class VirtualChecksumsTest {
     private static RangeHttpServer http;
     private static HttpClient client;
     private static S3ClientPool pool;
+    private static LocalS3Server s3;
     private static ObjectSources sources;
 
     @BeforeAll
@@ -57,10 +59,14 @@ class VirtualChecksumsTest {
         http.put("/data.bin", DATA);
         client = HttpObjectSource.newClient(Duration.ofSeconds(5));
         pool = new S3ClientPool(S3ClientFactory::create);
+        s3 = LocalS3Server.start("AKIACHECKSUMTEST", "checksum-test-secret");
+        s3.createBucket("virt");
+        s3.put("virt", "data.bin", DATA);
+        String anon = s3.anonymousEndpoint().toString();
         sources = new ObjectSources(
                 Origin.user(DatasetUrl.parse(dir.toString()), TrustSettings.defaults()),
                 Map.of("aws.profile", "none", "aws.region", "us-east-1"),
-                u -> false,
+                ObjectSources.s3ApiOn(anon.endsWith("/") ? anon.substring(0, anon.length() - 1) : anon),
                 () -> client,
                 HttpSourceSettings.of(HttpSettings.defaults()),
                 pool,
@@ -71,6 +77,7 @@ class VirtualChecksumsTest {
     static void stop() {
         sources.close();
         http.close();
+        s3.close();
     }
 
     private static ChunkRef ref(String location, String etag, long modified) {
@@ -101,6 +108,24 @@ class VirtualChecksumsTest {
         assertChanged(e, url, "ETag");
         e = assertThrows(StoreException.class, () -> readAndCheck(ref(url, null, SERVER_MTIME - 1)));
         assertChanged(e, url, "modified at 1994-11-15T08:12:31Z");
+    }
+
+    @Test
+    void s3EtagAndLastModified() throws IOException {
+        String url = s3.anonymousEndpoint().toString().replaceAll("/$", "") + "/virt/data.bin";
+        String etag;
+        long modified;
+        try (ObjectSource src = sources.open(java.net.URI.create(url), null)) {
+            src.readFully(0, 1);
+            etag = src.etag();
+            modified = src.lastModified() / 1000;
+        }
+        assertTrue(etag != null && modified > 0, etag + " " + modified);
+        readAndCheck(ref(url, etag, modified));
+        StoreException e = assertThrows(StoreException.class, () -> readAndCheck(ref(url, "\"0123\"", 0)));
+        assertChanged(e, "virt/data.bin", "ETag");
+        e = assertThrows(StoreException.class, () -> readAndCheck(ref(url, etag, modified - 60)));
+        assertChanged(e, "virt/data.bin", "modified at");
     }
 
     @Test
