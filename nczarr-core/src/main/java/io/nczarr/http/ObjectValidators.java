@@ -27,6 +27,11 @@ public final class ObjectValidators {
         return lastModified;
     }
 
+    /** The {@code ETag} the first response told, as sent (with its quotes), or null while unknown. */
+    public String etag() {
+        return etag;
+    }
+
     /** Records the length unless one is known already (the first answer wins; changes are caught by {@link #changed}). */
     public void learnLength(long total) {
         synchronized (lock) {

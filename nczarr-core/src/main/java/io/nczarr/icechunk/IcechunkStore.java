@@ -286,7 +286,8 @@ public final class IcechunkStore implements Store {
                             null);
                 }
                 try {
-                    return targets.read(target, r.offset() + from, length);
+                    return targets.read(
+                            target, r.offset() + from, length, VirtualChecksums.of(r, location(), c.array(), key));
                 } catch (NcZarrException e) {
                     throw e.withContext(location(), key, c.array());
                 }

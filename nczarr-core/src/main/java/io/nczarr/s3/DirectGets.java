@@ -131,9 +131,20 @@ final class DirectGets implements Closeable {
             head.firstMatchingHeader("Content-Length").ifPresent(v -> r.contentLength(parseLength(v)));
             head.firstMatchingHeader("Content-Range").ifPresent(r::contentRange);
             head.firstMatchingHeader("ETag").ifPresent(r::eTag);
+            head.firstMatchingHeader("Last-Modified").ifPresent(v -> r.lastModified(httpDate(v)));
             return new ResponseInputStream<>(r.build(), body);
         }
         throw failure(head, body, d);
+    }
+
+    /** An RFC 1123 date, or null when malformed (the time is then unknown). */
+    private static java.time.Instant httpDate(String v) {
+        try {
+            return java.time.ZonedDateTime.parse(v, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     private SdkHttpRequest sign(SdkHttpRequest request) {

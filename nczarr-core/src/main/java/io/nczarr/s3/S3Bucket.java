@@ -151,9 +151,10 @@ public final class S3Bucket implements Closeable {
 
     /**
      * What one ranged read found: the bytes copied and the object's total length from the
-     * response's {@code Content-Range} ({@code -1} if the server did not say).
+     * response's {@code Content-Range} ({@code -1} if the server did not say), its {@code ETag} (or null)
+     * and {@code Last-Modified} in ms since the epoch (or 0).
      */
-    public record RangeRead(int bytes, long objectLength) {}
+    public record RangeRead(int bytes, long objectLength, String eTag, long lastModified) {}
 
     /**
      * Reads {@code len} bytes at {@code offset} of one object into {@code buf[off..]} with a single
@@ -169,7 +170,7 @@ public final class S3Bucket implements Closeable {
             throw new IllegalArgumentException("bad range " + offset + "+" + len);
         }
         S3Gets.Ranged r = retries.run("S3 GET", url(key), d -> gets.rangeOnce(key, offset, len, buf, off, d));
-        return new RangeRead(r.bytes(), r.objectLength());
+        return new RangeRead(r.bytes(), r.objectLength(), r.eTag(), r.lastModified());
     }
 
     /** The object's length with one HEAD (used only when a length is needed before any read). */

@@ -154,7 +154,7 @@ final class S3Gets {
             try {
                 in = open(key, "bytes=" + offset + "-" + (offset + len - 1), d);
             } catch (RangeNotSatisfiable e) {
-                return new Ranged(-1, -1, null);
+                return new Ranged(-1, -1, null, null, 0);
             }
             boolean complete = false;
             try {
@@ -186,7 +186,12 @@ final class S3Gets {
                 int at = buf != null ? off : 0;
                 bodies.readBody(key, in, into, at, (int) length, d);
                 complete = true;
-                return new Ranged(length == 0 ? -1 : (int) length, total, buf != null ? null : into);
+                return new Ranged(
+                        length == 0 ? -1 : (int) length,
+                        total,
+                        buf != null ? null : into,
+                        r.eTag(),
+                        r.lastModified() == null ? 0 : r.lastModified().toEpochMilli());
             } finally {
                 S3Bodies.release(in, complete);
             }
@@ -197,8 +202,11 @@ final class S3Gets {
         }
     }
 
-    /** What {@link #rangeOnce} read; {@code data} only when it made the array. */
-    record Ranged(int bytes, long objectLength, byte[] data) {}
+    /**
+     * What {@link #rangeOnce} read; {@code data} only when it made the array; the answer's {@code ETag} (or
+     * null) and {@code Last-Modified} in ms (or 0).
+     */
+    record Ranged(int bytes, long objectLength, byte[] data, String eTag, long lastModified) {}
 
     /**
      * Sends a GET ({@code range}: a {@code Range} header value, {@code null} for the whole object) and returns

@@ -165,10 +165,12 @@ public final class HttpObjectSource implements ObjectSource {
         return object.lastModified();
     }
 
-    /**
-     * The whole object in one plain GET ({@link HttpObjects}: the same client, check and bounded body), refused
-     * from its {@code Content-Length} when larger than {@code maxBytes}.
-     */
+    @Override
+    public String etag() {
+        return object.etag();
+    }
+
+    /** The whole object in one plain GET ({@link HttpObjects}), refused from a Content-Length over the limit. */
     @Override
     public byte[] readAll(long maxBytes) throws IOException {
         ensureOpen();

@@ -98,6 +98,11 @@ public interface ObjectSource extends Closeable {
         return 0;
     }
 
+    /** The {@code ETag} a remote answer told (as sent, with its quotes), if known, else null. */
+    default String etag() {
+        return null;
+    }
+
     /** Request counters (GETs, HEADs, bytes, retries). */
     RequestStats stats();
 

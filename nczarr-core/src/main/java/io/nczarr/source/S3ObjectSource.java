@@ -31,6 +31,8 @@ public final class S3ObjectSource implements ObjectSource {
     private final String key;
     private final RequestStats stats = new RequestStats();
     private volatile long length = -1;
+    private volatile String etag;
+    private volatile long lastModified;
     private volatile boolean closed;
 
     /** Whether {@link #close} gives the bucket back (false: the bucket is shared, its owner closes it). */
@@ -94,6 +96,18 @@ public final class S3ObjectSource implements ObjectSource {
         return n;
     }
 
+    /** The ETag of the last ranged answer, or null. */
+    @Override
+    public String etag() {
+        return etag;
+    }
+
+    /** The Last-Modified of the last ranged answer in ms, or 0. */
+    @Override
+    public long lastModified() {
+        return lastModified;
+    }
+
     @Override
     public long knownLength() {
         return length;
@@ -122,6 +136,12 @@ public final class S3ObjectSource implements ObjectSource {
         }
         if (r.objectLength() >= 0) {
             length = r.objectLength();
+        }
+        if (r.eTag() != null) {
+            etag = r.eTag();
+        }
+        if (r.lastModified() > 0) {
+            lastModified = r.lastModified();
         }
         if (r.bytes() > 0) {
             stats.countBytes(r.bytes());

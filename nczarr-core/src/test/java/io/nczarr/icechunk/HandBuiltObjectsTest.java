@@ -31,6 +31,7 @@ class HandBuiltObjectsTest {
 
     static int chunkRef(FlatBufferBuilder b, int index, byte[] compressedLocation) {
         int loc = b.createByteVector(compressedLocation);
+        int etag = index == 4 ? b.createString("\"9b2cf535f27731c974343645a3985328\"") : 0;
         b.startVector(4, 1, 4);
         b.addInt(index);
         int idx = b.endVector();
@@ -39,6 +40,10 @@ class HandBuiltObjectsTest {
         b.addLong(2, 1000L + index, 0);
         b.addLong(3, 16, 0);
         b.addOffset(8, loc, 0);
+        if (index == 4) { // the checksums of a virtual reference (spec: fields 6 and 7)
+            b.addOffset(6, etag, 0);
+            b.addInt(7, (int) 3_000_000_000L, 0); // a u32: past 2^31
+        }
         return b.endTable();
     }
 
@@ -74,6 +79,11 @@ class HandBuiltObjectsTest {
         assertEquals("s3://bucket/archive/sst/file_0002.nc", r.location());
         assertEquals(1004L, r.offset());
         assertEquals(16L, r.length());
+        assertEquals("\"9b2cf535f27731c974343645a3985328\"", r.etag());
+        assertEquals(3_000_000_000L, r.lastModifiedSeconds());
+        ChunkRef plain = m.find(NODE, new long[] {0});
+        assertNull(plain.etag());
+        assertEquals(0L, plain.lastModifiedSeconds());
         assertNull(m.find(NODE, new long[] {1}), "no reference: fill");
         assertNull(m.find(new byte[8], new long[] {0}), "another array");
         MetadataException e =

@@ -72,6 +72,17 @@ public final class ReferenceTargets implements Closeable {
 
     /** Exactly {@code length} bytes at {@code offset} of {@code target}. */
     public byte[] read(URI target, long offset, int length) throws IOException {
+        return read(target, offset, length, null);
+    }
+
+    /** What a caller checks of the object once its bytes are read (its ETag, its modification time). */
+    @FunctionalInterface
+    public interface AfterRead {
+        void check(ObjectSource src) throws IOException;
+    }
+
+    /** As {@link #read(URI, long, int)}, then {@code after} (when not null) checks the object that answered. */
+    public byte[] read(URI target, long offset, int length, AfterRead after) throws IOException {
         try (ObjectSource src = open(target)) {
             byte[] b = new byte[length];
             int done = 0;
@@ -81,6 +92,9 @@ public final class ReferenceTargets implements Closeable {
                     throw pastEnd(target, offset, length, offset + done);
                 }
                 done += n;
+            }
+            if (after != null) {
+                after.check(src);
             }
             return b;
         } catch (FileNotFoundException e) {
