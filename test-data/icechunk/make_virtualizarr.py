@@ -67,6 +67,9 @@ def write_nc3(path):
     d.close()
 
 
+LAST_UPDATED = __import__("datetime").datetime(2100, 1, 1, tzinfo=__import__("datetime").timezone.utc)
+
+
 def make(src_name, repo_name, parser):
     import icechunk as ic
     from obspec_utils.registry import ObjectStoreRegistry
@@ -84,7 +87,10 @@ def make(src_name, repo_name, parser):
     repo = ic.Repository.create(ic.local_filesystem_storage(path), config=config,
                                 authorize_virtual_chunk_access={SRC_PREFIX: ic.credentials.LocalFileSystemAccess})
     s = repo.writable_session("main")
-    vds.vz.to_icechunk(s.store, validate_containers=False)
+    # VirtualiZarr records a "last updated" time per reference (checksum_last_modified; default: now). The
+    # sources' mtimes change with every checkout, and the loopback S3 copies are newer still, so a fixed date
+    # far ahead is recorded; readers refusing changed objects is tested with hand-built refs instead.
+    vds.vz.to_icechunk(s.store, validate_containers=False, last_updated_at=LAST_UPDATED)
     s.commit("virtualizarr: " + src_name)
     return path
 

@@ -114,6 +114,7 @@ class ArchitectureTest {
                         "model",
                         "store",
                         "source",
+                        "http",
                         "url",
                         "s3",
                         "codec",
