@@ -1,17 +1,12 @@
 package io.nczarr.conformance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.cli.Manifest;
 import io.nczarr.testkit.Corpus;
+import io.nczarr.testkit.ManifestCompare;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -42,7 +37,7 @@ class KerchunkConformanceTest {
     void variablesAgreeWithNetcdf4Python(String refs, String source) throws IOException {
         String url = dir().resolve(refs).toUri() + "#mode=kerchunk";
         try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            assertVariablesAgree(Manifest.of(nc, source), expected(source), refs);
+            ManifestCompare.assertVariablesAgree(Manifest.of(nc, source), expected(source), refs);
         }
     }
 
@@ -50,28 +45,11 @@ class KerchunkConformanceTest {
     @MethodSource("references")
     void referenceFilesAreFoundByContent(String refs, String source) throws IOException {
         try (NetcdfFile nc = NcZarrFiles.open(dir().resolve(refs).toString())) {
-            assertVariablesAgree(Manifest.of(nc, source), expected(source), refs + " (no mode)");
+            ManifestCompare.assertVariablesAgree(Manifest.of(nc, source), expected(source), refs + " (no mode)");
         }
     }
 
     static JsonNode expected(String source) throws IOException {
         return Manifest.MAPPER.readTree(dir().resolve(source + ".expected.json").toFile());
-    }
-
-    /** Types, shapes and data summaries of every variable the source has. */
-    static void assertVariablesAgree(ObjectNode actual, JsonNode expected, String label) {
-        JsonNode av = actual.get("variables");
-        assertNotNull(av, label + ": " + actual);
-        for (Map.Entry<String, JsonNode> e : expected.get("variables").properties()) {
-            JsonNode a = av.get(e.getKey());
-            assertNotNull(a, label + ": variable " + e.getKey() + " missing in " + av);
-            assertEquals(e.getValue().get("type"), a.get("type"), label + " " + e.getKey() + " type");
-            assertEquals(e.getValue().get("shape"), a.get("shape"), label + " " + e.getKey() + " shape");
-            JsonNode ed = e.getValue().get("data");
-            JsonNode ad = a.get("data");
-            assertEquals(ed.get("sha256"), ad.get("sha256"), label + " " + e.getKey() + " data: " + ed + " vs " + ad);
-            assertEquals(ed.get("count").asLong(), ad.get("count").asLong(), label + " " + e.getKey());
-        }
-        assertTrue(expected.get("variables").size() > 0);
     }
 }
