@@ -12,18 +12,7 @@ import java.util.Map;
 final class V3Scalars {
     private V3Scalars() {}
 
-    private static final Map<String, String> NUMERIC = Map.ofEntries(
-            Map.entry("int8", "|i1"),
-            Map.entry("uint8", "|u1"),
-            Map.entry("int16", "<i2"),
-            Map.entry("uint16", "<u2"),
-            Map.entry("int32", "<i4"),
-            Map.entry("uint32", "<u4"),
-            Map.entry("int64", "<i8"),
-            Map.entry("uint64", "<u8"),
-            Map.entry("float16", "<f2"),
-            Map.entry("float32", "<f4"),
-            Map.entry("float64", "<f8"));
+    private static final Map<String, String> NUMERIC = V3TypeNames.without("bool", "complex64", "complex128");
 
     /** The little-endian dtype of a numeric v3 type name; others (bfloat16, float8, int4...) are refused. */
     static NumpyDtype numericType(String codec, JsonNode name) throws CodecException {

@@ -1,6 +1,7 @@
 package io.nczarr.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nczarr.codec.V3TypeNames;
 import io.nczarr.dtype.CompoundType;
 import io.nczarr.dtype.NumpyDtype;
 import java.util.Map;
@@ -29,26 +30,17 @@ final class V3DataTypes {
         }
     }
 
-    private static final Map<String, String> STORED = Map.ofEntries(
-            Map.entry("bool", "|b1"),
-            Map.entry("int8", "|i1"),
-            Map.entry("uint8", "|u1"),
-            Map.entry("int16", "<i2"),
-            Map.entry("uint16", "<u2"),
-            Map.entry("int32", "<i4"),
-            Map.entry("uint32", "<u4"),
-            Map.entry("int64", "<i8"),
-            Map.entry("uint64", "<u8"),
-            Map.entry("float16", "<f2"),
-            // zarr-extensions bfloat16: its raw 16 bits, widened exactly to float ({@link #isBFloat16})
-            Map.entry("bfloat16", "<u2"),
-            Map.entry("float32", "<f4"),
-            Map.entry("float64", "<f8"),
-            Map.entry("complex64", "<c8"),
-            Map.entry("complex128", "<c16"),
-            Map.entry("string", "|O"),
-            Map.entry("variable_length_bytes", "|O"),
-            Map.entry("bytes", "|O"));
+    private static final Map<String, String> STORED = stored();
+
+    private static Map<String, String> stored() {
+        Map<String, String> m = new java.util.HashMap<>(V3TypeNames.FIXED_SIZE);
+        // zarr-extensions bfloat16: its raw 16 bits, widened exactly to float ({@link #isBFloat16})
+        m.put("bfloat16", "<u2");
+        m.put("string", "|O");
+        m.put("variable_length_bytes", "|O");
+        m.put("bytes", "|O");
+        return Map.copyOf(m);
+    }
 
     /** {@code variable_length_bytes} (zarr-python 3.1) or {@code bytes} (the spec's name): opaque byte strings. */
     static boolean isBytes(JsonNode dataType) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.nczarr.codec.V3Fill;
+import io.nczarr.codec.V3TypeNames;
 import io.nczarr.dtype.CompoundType;
 import io.nczarr.error.CodecException;
 import io.nczarr.model.StructuredDtype;
@@ -19,20 +20,7 @@ import java.util.Map;
 final class V3Structs {
     private V3Structs() {}
 
-    private static final Map<String, String> LEAVES = Map.ofEntries(
-            Map.entry("bool", "|b1"),
-            Map.entry("int8", "|i1"),
-            Map.entry("uint8", "|u1"),
-            Map.entry("int16", "<i2"),
-            Map.entry("uint16", "<u2"),
-            Map.entry("int32", "<i4"),
-            Map.entry("uint32", "<u4"),
-            Map.entry("int64", "<i8"),
-            Map.entry("uint64", "<u8"),
-            Map.entry("float32", "<f4"),
-            Map.entry("float64", "<f8"),
-            Map.entry("complex64", "<c8"),
-            Map.entry("complex128", "<c16"));
+    private static final Map<String, String> LEAVES = V3TypeNames.without("float16");
 
     static boolean isStruct(JsonNode dataType) {
         if (dataType == null || !dataType.isObject()) {

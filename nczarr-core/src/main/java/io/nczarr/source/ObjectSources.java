@@ -151,11 +151,7 @@ public final class ObjectSources implements Closeable {
                 try {
                     return HttpObjectSource.open(target, httpSettings, http.get(), httpAuth);
                 } catch (IllegalArgumentException e) {
-                    String where = Redaction.redact(target);
-                    String why = e.getMessage().endsWith(": " + where)
-                            ? e.getMessage().substring(0, e.getMessage().length() - where.length() - 2)
-                            : e.getMessage();
-                    throw new StoreException(where, null, why, false, e);
+                    throw SourceFailures.unusableUrl(target, e);
                 }
             default:
                 throw new UnsupportedFeatureException(

@@ -1,10 +1,12 @@
 package io.nczarr.source;
 
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.URI;
 
 /**
  * Failures of the object sources, shaped once: {@link StoreException}s whose dataset is the source's location,
@@ -47,5 +49,17 @@ public final class SourceFailures {
         }
         // the bucket classifies its own failures; anything else broke the stream itself
         return new StoreException(location, null, detail, e.getClass() != IOException.class, e);
+    }
+
+    /**
+     * A URL an HTTP source cannot use ({@link HttpObjectSource#open} refused it: no host, credentials in it...) as
+     * a {@link StoreException} of the redacted URL; the reason loses its trailing URL, which the dataset field holds.
+     */
+    public static StoreException unusableUrl(URI target, IllegalArgumentException e) {
+        String where = Redaction.redact(target);
+        String why = e.getMessage().endsWith(": " + where)
+                ? e.getMessage().substring(0, e.getMessage().length() - where.length() - 2)
+                : e.getMessage();
+        return new StoreException(where, null, why, false, e);
     }
 }

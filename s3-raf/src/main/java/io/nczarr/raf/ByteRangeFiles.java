@@ -8,6 +8,7 @@ import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.ObjectSources;
+import io.nczarr.source.SourceFailures;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -89,12 +90,7 @@ public final class ByteRangeFiles {
                 try {
                     return HttpRangeSource.open(uri, config, http.get(), auth.get());
                 } catch (IllegalArgumentException e) {
-                    String where = HttpRangeSource.redact(uri);
-                    // the reason ends with the URL, which the dataset field already holds
-                    String why = e.getMessage().endsWith(": " + where)
-                            ? e.getMessage().substring(0, e.getMessage().length() - where.length() - 2)
-                            : e.getMessage();
-                    throw new StoreException(where, null, why, false, e);
+                    throw SourceFailures.unusableUrl(uri, e);
                 }
             default:
                 // local files are opened by netCDF-Java itself, not as byte ranges
