@@ -14,6 +14,7 @@ import io.nczarr.store.Store;
 import io.nczarr.store.StoreResources;
 import io.nczarr.store.Stores;
 import io.nczarr.testkit.Corpus;
+import io.nczarr.testkit.http.RangeHttpServer;
 import io.nczarr.url.DatasetUrl;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -201,6 +202,19 @@ class IcechunkStoreTest {
         // a container the repository does not declare does not authorize the declared one
         try (Store s = open(repo, "&icechunk.container.other=" + DIR.toUri())) {
             assertThrows(TargetRefusedException.class, () -> s.get("flat/c/0/0"));
+        }
+    }
+
+    /** A repository served over HTTP cannot take the reader to the local files its own config names. */
+    @Test
+    void aRemoteRepositoryCannotReachLocalFilesUnconfirmed() throws Exception {
+        try (RangeHttpServer http = RangeHttpServer.start()) {
+            http.putTree("/virtual.icechunk", DIR.resolve("virtual.icechunk"));
+            String url = http.url("/virtual.icechunk") + "#mode=zarr,icechunk";
+            try (Store s = Datasets.openStore(DatasetUrl.parse(url), RES)) {
+                TargetRefusedException e = assertThrows(TargetRefusedException.class, () -> s.get("flat/c/0/0"));
+                assertTrue(e.getMessage().contains("icechunk.container.src="), e.getMessage());
+            }
         }
     }
 }
