@@ -127,15 +127,11 @@ public record StoreResources(
     }
 
     /**
-     * The HTTP settings of {@code url}'s fragment and this environment; a bad setting is a {@link
-     * StoreException} of {@code location}.
+     * The HTTP settings of {@code url}'s fragment (as the trust rules filter a document-named one) and this
+     * environment; a bad setting is a {@link StoreException} of {@code location}.
      */
     public HttpSettings httpSettings(DatasetUrl url, String location) throws StoreException {
-        try {
-            return HttpSettings.resolve(url.parameters(), environment()::property);
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(location, null, e.getMessage(), false, e);
-        }
+        return sources().httpSettings(url, originOf(url), location);
     }
 
     /** The largest object read whole. */

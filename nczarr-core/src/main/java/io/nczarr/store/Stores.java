@@ -71,6 +71,8 @@ public final class Stores {
         if (url.declaredStoreKind().isPresent()) {
             return url;
         }
+        // a URL a document names is judged before even its first bytes are looked at
+        resources.sources().check(url, resources.originOf(url));
         if ("file".equals(url.scheme())) {
             Path p = url.localPath();
             if (ParquetReferences.isParquetFolder(p)) {
@@ -103,7 +105,6 @@ public final class Stores {
         URI u = url.uri();
         Origin origin = resources.originOf(url);
         StoreSources sources = resources.sources();
-        sources.check(url, origin);
         HttpObjects http = sources.httpObjects(sources.httpSettings(url, origin, url.toString()), origin);
         Optional<byte[]> head;
         try {
