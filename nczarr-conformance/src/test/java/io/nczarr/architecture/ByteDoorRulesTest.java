@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.EvaluationResult;
 import io.nczarr.architecture.fixture.DoorBypass;
+import io.nczarr.architecture.fixture.StoreDoorBypass;
 import java.net.http.HttpClient;
+import java.nio.channels.FileChannel;
 import java.util.List;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +35,9 @@ import org.junit.jupiter.api.Test;
  *   <li>{@code java.nio.channels.FileChannel}: {@code io.nczarr.source} ({@code OpenFiles} under {@code
  *       LocalObjectSource}) and the namespace readers of {@code io.nczarr.store} itself (the directory store,
  *       which confines keys to its folder); not {@code io.nczarr.store.kerchunk}, not the binding.
+ *   <li>Opening a backend ({@code S3Bucket.open}, {@code new HttpObjects}, {@code FileChannel.open}, {@code new
+ *       ZipFile}): {@code io.nczarr.source} (the resolver: {@code StoreSources}, {@code ObjectSources}, {@code
+ *       LocalFiles}) and the {@code s3}/{@code http} packages under it; stores receive what they read.
  * </ul>
  *
  * <p>Each rule is also run against {@link DoorBypass}, a class that does all three past the door, and must
@@ -92,6 +99,53 @@ class ByteDoorRulesTest {
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("java.nio.channels.FileChannel")
                 .because("local bytes are read by LocalObjectSource (regular files only) and the directory store");
+    }
+
+    /** The packages that may open a backend: the resolver and the clients under it. */
+    private static final String[] OPENERS = {"io.nczarr.source..", "io.nczarr.s3..", "io.nczarr.http.."};
+
+    /**
+     * Backends are opened by the resolver only ({@code io.nczarr.source.StoreSources}, {@code ObjectSources}, {@code
+     * LocalFiles}): an S3 bucket lease ({@code S3Bucket.open}), an HTTP object reader ({@code new HttpObjects}), a
+     * file channel ({@code FileChannel.open}) or a zip archive ({@code new ZipFile}) anywhere else is a store (or a
+     * reference reader) deciding its backend, credentials and client beside the trust rules.
+     */
+    static ArchRule backendsOpenedOnlyByTheResolver() {
+        return noClasses()
+                .that()
+                .resideOutsideOfPackages(OPENERS)
+                .should()
+                .callMethodWhere(DescribedPredicate.describe(
+                        "S3Bucket.open",
+                        (JavaMethodCall c) -> c.getTargetOwner().getName().equals("io.nczarr.s3.S3Bucket")
+                                && c.getName().equals("open")))
+                .orShould()
+                .callMethodWhere(DescribedPredicate.describe(
+                        "FileChannel.open",
+                        (JavaMethodCall c) -> c.getTargetOwner().isAssignableTo(FileChannel.class)
+                                && c.getName().equals("open")))
+                .orShould()
+                .callConstructorWhere(DescribedPredicate.describe(
+                        "new HttpObjects or new ZipFile",
+                        (JavaConstructorCall c) -> c.getTargetOwner().getName().equals("io.nczarr.http.HttpObjects")
+                                || c.getTargetOwner().isAssignableTo(ZipFile.class)))
+                .because("stores receive their backend from the one resolver (issue 21): trust, credentials and"
+                        + " clients are decided in io.nczarr.source only");
+    }
+
+    @Test
+    void backendsAreOpenedOnlyByTheResolver() {
+        backendsOpenedOnlyByTheResolver().check(library);
+    }
+
+    @Test
+    void theResolverRuleFindsAStoreThatOpensItsOwnBackend() {
+        EvaluationResult r = backendsOpenedOnlyByTheResolver()
+                .evaluate(new ClassFileImporter().importClasses(StoreDoorBypass.class));
+        String report = r.getFailureReport().toString();
+        for (String call : List.of("S3Bucket.open", "HttpObjects.<init>", "FileChannel.open", "ZipFile.<init>")) {
+            assertTrue(report.contains(call), call + " must be found: " + report);
+        }
     }
 
     @Test

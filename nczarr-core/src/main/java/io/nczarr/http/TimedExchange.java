@@ -21,7 +21,7 @@ import java.util.function.Function;
 import javax.net.ssl.SSLException;
 
 /**
- * One request and its response, headers and body together, within the request timeout. On a
+ * One request and its response, headers and body together, within the request timeout (a {@link Deadline}). On a
  * timeout or an interrupt the body is aborted, so no byte lands in the caller's array afterwards.
  * Failures become {@link StoreException}s naming the URL: timeouts (with an {@link
  * HttpTimeoutException} as cause), broken connections and truncated bodies are retryable, a body
@@ -62,6 +62,16 @@ public final class TimedExchange {
      */
     public Result send(HttpRequest request, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what)
             throws IOException {
+        return send(request, sinks, what, Deadline.in(timeout.toMillis()));
+    }
+
+    /**
+     * As {@link #send(HttpRequest, Function, String)}, done by {@code deadline} (an attempt's, from {@link
+     * RetryPolicy}): the one deadline notion of HTTP and S3.
+     */
+    public Result send(
+            HttpRequest request, Function<HttpResponse.ResponseInfo, BodySink> sinks, String what, Deadline deadline)
+            throws IOException {
         AtomicReference<BodySink> sink = new AtomicReference<>();
         CompletableFuture<HttpResponse<Void>> f = client.sendAsync(request, info -> {
             BodySink s = sinks.apply(info);
@@ -69,25 +79,25 @@ public final class TimedExchange {
             return s;
         });
         try {
-            HttpResponse<Void> response = f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            HttpResponse<Void> response = f.get(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
             return new Result(response, sink.get());
         } catch (TimeoutException e) {
             abort(f, sink);
-            throw timeout(what, new HttpTimeoutException("request timed out"));
+            throw timeout(what, deadline.givenMillis(), new HttpTimeoutException("request timed out"));
         } catch (InterruptedException e) {
             abort(f, sink);
             Thread.currentThread().interrupt();
             throw new InterruptedIOException(location + ": interrupted during " + what);
         } catch (ExecutionException e) {
             abort(f, sink);
-            throw failure(e.getCause(), what);
+            throw failure(e.getCause(), what, deadline.givenMillis());
         }
     }
 
-    private StoreException failure(Throwable thrown, String what) {
+    private StoreException failure(Throwable thrown, String what, long givenMillis) {
         Throwable c = unwrap(thrown);
         if (c instanceof HttpTimeoutException t) {
-            return timeout(what, t);
+            return timeout(what, givenMillis, t);
         }
         if (c instanceof StoreException s) {
             // a sink's verdict: a broken protocol names the request, a cut body is retried as it is
@@ -145,11 +155,11 @@ public final class TimedExchange {
         f.cancel(true);
     }
 
-    private StoreException timeout(String what, HttpTimeoutException cause) {
+    private StoreException timeout(String what, long givenMillis, HttpTimeoutException cause) {
         return new StoreException(
                 location,
                 null,
-                "no complete response within " + timeout.toMillis() + " ms for " + what + " (" + timeoutSetting + ")",
+                "no complete response within " + givenMillis + " ms for " + what + " (" + timeoutSetting + ")",
                 true,
                 cause);
     }

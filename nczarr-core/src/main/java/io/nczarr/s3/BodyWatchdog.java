@@ -1,5 +1,6 @@
 package io.nczarr.s3;
 
+import io.nczarr.http.Deadline;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;

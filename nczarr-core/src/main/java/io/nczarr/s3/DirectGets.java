@@ -1,5 +1,6 @@
 package io.nczarr.s3;
 
+import io.nczarr.http.Deadline;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

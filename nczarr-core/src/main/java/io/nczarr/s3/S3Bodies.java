@@ -2,6 +2,7 @@ package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.http.ContentRange;
+import io.nczarr.http.Deadline;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import software.amazon.awssdk.core.ResponseInputStream;

@@ -1,6 +1,8 @@
 package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.Deadline;
+import io.nczarr.http.RetryPolicy;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import java.io.Closeable;
 import java.io.IOException;
@@ -36,7 +38,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * its length is checked against {@code Content-Length} and {@code Content-Range}.
  *
  * <p>The parts: one attempt of each GET is {@link S3Gets} (bodies read and checked by {@link S3Bodies}),
- * every failure is classified and worded by {@link S3Failures}, and {@link S3Retries} repeats attempts;
+ * every failure is classified and worded by {@link S3Failures}, and the one {@link RetryPolicy} ({@link S3Tuning#retryPolicy()}) repeats attempts;
  * this class keeps the API, HEAD and LIST, and the client's lease.
  */
 public final class S3Bucket implements Closeable {
@@ -44,7 +46,7 @@ public final class S3Bucket implements Closeable {
     private final S3Settings settings;
     private final S3ClientPool.Lease lease;
     private final S3Client client;
-    private final S3Retries retries;
+    private final RetryPolicy retries;
     private final S3Failures failures;
     private final S3Gets gets;
 
@@ -52,7 +54,7 @@ public final class S3Bucket implements Closeable {
         this.settings = settings;
         this.lease = lease;
         this.client = lease.client();
-        this.retries = new S3Retries(settings.tuning());
+        this.retries = settings.tuning().retryPolicy();
         this.failures = new S3Failures(settings);
         this.gets = new S3Gets(
                 settings.location().bucket(), client, settings.tuning().sdkGets() ? null : lease.direct(), failures);

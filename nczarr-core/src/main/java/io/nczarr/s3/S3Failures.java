@@ -1,6 +1,7 @@
 package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.Deadline;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,6 +1,7 @@
 package io.nczarr.s3;
 
 import io.nczarr.http.ContentRange;
+import io.nczarr.http.Deadline;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import io.nczarr.s3.S3Failures.RangeNotSatisfiable;
 import java.io.IOException;
@@ -19,7 +20,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * One attempt of each GET of {@link S3Bucket} (whole object, byte range, suffix): the request sent
  * through {@link DirectGets} or the SDK's client, its answer checked and its body read by
  * {@link S3Bodies}. A 404 is {@link NoSuchObject}; every other failure a {@code StoreException} from
- * {@link S3Failures}. {@link S3Retries} repeats the attempts.
+ * {@link S3Failures}. {@link S3Tuning#retryPolicy()} repeats the attempts.
  */
 final class S3Gets {
 

@@ -1,8 +1,11 @@
 package io.nczarr.s3;
 
+import io.nczarr.error.StoreException;
+import io.nczarr.http.RetryPolicy;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import software.amazon.awssdk.core.exception.SdkServiceException;
 
 /**
  * How hard to drive S3 and how long to wait for it. Each setting is a URL fragment key or a system
@@ -139,5 +142,26 @@ public record S3Tuning(
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a whole number, not '" + v + "'");
         }
+    }
+
+    /** Throttled (429, SlowDown): back off this many times longer, the server asked for it. */
+    public static final int THROTTLED_FACTOR = 5;
+
+    /**
+     * The one retry policy ({@link RetryPolicy}) with these settings: {@link #maxAttempts()} attempts of which
+     * every retryable failure is retried, backoff from {@link #retryBaseDelayMillis()} ({@value #THROTTLED_FACTOR}×
+     * when throttled), each attempt within {@link #attemptTimeoutMillis()}, the whole request within {@link
+     * #requestTimeoutMillis()}.
+     */
+    public RetryPolicy retryPolicy() {
+        return RetryPolicy.attempts(maxAttempts, Duration.ofMillis(retryBaseDelayMillis), MAX_ATTEMPTS, f -> true)
+                .withDeadlines(attemptTimeoutMillis, requestTimeoutMillis, REQUEST_TIMEOUT_MS)
+                .withSlowdown(f -> throttled(f) ? THROTTLED_FACTOR : 1);
+    }
+
+    /** The S3 classifier of slow-down answers. */
+    static boolean throttled(StoreException failure) {
+        return failure.getCause() instanceof SdkServiceException s
+                && (s.isThrottlingException() || s.statusCode() == 429);
     }
 }

@@ -8,7 +8,6 @@ import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.s3.S3Location;
-import io.nczarr.s3.S3Settings;
 import io.nczarr.url.DatasetUrl;
 import java.io.Closeable;
 import java.io.IOException;
@@ -184,14 +183,12 @@ public final class ObjectSources implements Closeable {
             S3Bucket b = buckets.get(id);
             if (b == null) {
                 ensureOpen();
-                S3Settings settings;
-                try {
-                    settings =
-                            S3Settings.resolve(loc, Trust.parametersFor(origin, target, parameters, true), environment);
-                } catch (IllegalArgumentException e) {
-                    throw new StoreException(Redaction.redact(target), null, e.getMessage(), false, e);
-                }
-                b = S3Bucket.open(settings, s3);
+                b = StoreSources.openBucket(
+                        Redaction.redact(target),
+                        loc,
+                        Trust.parametersFor(origin, target, parameters, true),
+                        environment,
+                        s3);
                 buckets.put(id, b);
             }
             return b;

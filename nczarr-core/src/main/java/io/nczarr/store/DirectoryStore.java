@@ -1,6 +1,7 @@
 package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.source.LocalFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -10,7 +11,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -207,7 +207,7 @@ public final class DirectoryStore implements Store {
             return Optional.empty();
         }
         // the size is checked on the open file, and no more than that size is read even if it grows
-        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
             long size = ch.size();
             limit.checkArray(location(), key, null, "file", size);
             return Optional.of(read(ch, 0, (int) size));
@@ -228,7 +228,7 @@ public final class DirectoryStore implements Store {
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
             long size = ch.size();
             objectLimit.checkArray(location(), key, null, "file", size);
             int n = (int) size;
@@ -258,7 +258,7 @@ public final class DirectoryStore implements Store {
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
             return Optional.of(read(ch, offset, length));
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -274,7 +274,7 @@ public final class DirectoryStore implements Store {
         if (found.isEmpty()) {
             return Optional.empty();
         }
-        try (FileChannel ch = FileChannel.open(found.get(), StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
             return Optional.of(read(ch, Math.max(0, ch.size() - length), length));
         } catch (NoSuchFileException e) {
             return Optional.empty();

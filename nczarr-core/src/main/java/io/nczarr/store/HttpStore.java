@@ -4,13 +4,9 @@ import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.http.HttpObjects;
-import io.nczarr.http.HttpSettings;
 import io.nczarr.http.RequestStats;
-import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,39 +27,13 @@ public final class HttpStore implements Store {
     private final HttpObjects http;
     private final ByteLimit objectLimit;
 
-    public HttpStore(URI root, HttpClient client, HttpSettings settings, long maxObjectBytes) {
-        this(root, new HttpObjects(client, settings), maxObjectBytes);
-    }
-
-    private HttpStore(URI root, HttpObjects http, long maxObjectBytes) {
+    /** The store of a folder the resolver gave ({@link io.nczarr.source.StoreSources}), read with {@code http}. */
+    public HttpStore(URI root, HttpObjects http, long maxObjectBytes) {
         String s = root.toString();
         this.root = URI.create(s.endsWith("/") ? s : s + "/");
         this.location = Redaction.redact(root);
         this.http = http;
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
-    }
-
-    /** The store of an {@code http(s)} dataset URL, with the resources' client and settings. Makes no request. */
-    public static HttpStore open(DatasetUrl url, StoreResources resources) throws IOException {
-        URI u = url.uri();
-        if (u == null || u.getHost() == null) {
-            throw new StoreException(
-                    url.toString(), null, "an HTTP store needs an http:// or https:// URL", false, null);
-        }
-        if (u.getRawUserInfo() != null && resources.origin() != null) {
-            throw new StoreException(
-                    url.toString(), null, "a document may not put credentials in a URL it names", false, null);
-        }
-        HttpSettings settings = resources.httpSettings(url, url.toString());
-        try {
-            // user:password@ of the user's URL goes to its own scheme, host and port only (HttpLogins)
-            String authority = u.getRawAuthority();
-            int at = authority.lastIndexOf('@');
-            u = new URI(u.getScheme(), authority.substring(at + 1), u.getPath(), u.getQuery(), null);
-        } catch (URISyntaxException e) {
-            throw new StoreException(url.toString(), null, e.getReason(), false, null);
-        }
-        return new HttpStore(u, resources.httpObjects(settings, resources.originOf(url)), resources.maxObjectBytes());
     }
 
     @Override

@@ -1,10 +1,8 @@
 package io.nczarr.store;
 
-import io.nczarr.error.StoreException;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
 import io.nczarr.s3.S3Settings;
-import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -15,7 +13,7 @@ import java.util.function.IntFunction;
  * A dataset under a key prefix of an S3 bucket (AWS or any S3-compatible server). Each
  * {@link #get} is one GET (a 404 is a missing key, never a HEAD first), {@link #list} is LIST
  * with delimiter {@code /}, needed only for pure Zarr without {@code .zmetadata}. The client
- * comes from the shared {@link S3ClientPool} and is released on {@link #close()}.
+ * comes from the shared {@link io.nczarr.s3.S3ClientPool} and is released on {@link #close()}.
  *
  * <p>Failures are {@link StoreException}s naming the dataset URL (never a credential) and the
  * key; server errors (5xx, 429, 408), timeouts and broken connections are retryable, refusals
@@ -30,24 +28,15 @@ public final class S3Store implements Store {
     private final String location;
     private final ByteLimit objectLimit;
 
+    /**
+     * The store of a bucket the resolver opened ({@link io.nczarr.source.StoreSources}: credentials and client
+     * decided there); its dataset root is the bucket's location. Closing the store gives the lease back.
+     */
     public S3Store(S3Bucket bucket, String location, long maxObjectBytes) {
         this.bucket = bucket;
         this.root = bucket.settings().location();
         this.location = location;
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
-    }
-
-    /** Opens the store of an {@code s3}/{@code http(s)} dataset URL, leasing a client from the resources' pool. Makes no request. */
-    public static S3Store open(DatasetUrl url, StoreResources resources) throws IOException {
-        S3Location loc;
-        S3Settings settings;
-        try {
-            loc = S3Location.parse(url.uri());
-            settings = S3Settings.resolve(loc, url.parameters(), resources.environment());
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(url.toString(), null, e.getMessage(), false, e);
-        }
-        return new S3Store(S3Bucket.open(settings, resources.s3Clients()), loc.url(), resources.maxObjectBytes());
     }
 
     public S3Settings settings() {

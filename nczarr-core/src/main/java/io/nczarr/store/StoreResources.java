@@ -7,6 +7,7 @@ import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.Origin;
+import io.nczarr.source.StoreSources;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.url.DatasetUrl;
 import java.net.URI;
@@ -102,7 +103,12 @@ public record StoreResources(
      * own URL).
      */
     public HttpObjects httpObjects(HttpSettings settings, Origin origin) {
-        return new HttpObjects(httpClient(), settings, httpLogins.forOrigin(origin));
+        return sources().httpObjects(settings, origin);
+    }
+
+    /** The resolver of store URLs ({@link StoreSources}) with these resources' pools, clients and HTTP logins. */
+    public StoreSources sources() {
+        return new StoreSources(s3Clients, environment, httpClients, httpLogins::forOrigin);
     }
 
     /** The user's HTTP credentials for the URL the user gave ({@code #mode=bytes}: one object, no documents). */
@@ -121,15 +127,11 @@ public record StoreResources(
     }
 
     /**
-     * The HTTP settings of {@code url}'s fragment and this environment; a bad setting is a {@link
-     * StoreException} of {@code location}.
+     * The HTTP settings of {@code url}'s fragment (as the trust rules filter a document-named one) and this
+     * environment; a bad setting is a {@link StoreException} of {@code location}.
      */
     public HttpSettings httpSettings(DatasetUrl url, String location) throws StoreException {
-        try {
-            return HttpSettings.resolve(url.parameters(), environment()::property);
-        } catch (IllegalArgumentException e) {
-            throw new StoreException(location, null, e.getMessage(), false, e);
-        }
+        return sources().httpSettings(url, originOf(url), location);
     }
 
     /** The largest object read whole. */

@@ -3,6 +3,9 @@ package io.nczarr.store;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.http.HttpObjects;
+import io.nczarr.source.LocalFiles;
+import io.nczarr.source.Origin;
+import io.nczarr.source.StoreSources;
 import io.nczarr.store.kerchunk.ParquetReferences;
 import io.nczarr.store.kerchunk.ReferenceFiles;
 import io.nczarr.store.kerchunk.ReferenceStore;
@@ -15,11 +18,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Enumeration;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * Opens the store a {@link DatasetUrl} names, and decides which kind of store that is. The URL
@@ -29,74 +28,27 @@ import java.util.zip.ZipFile;
 public final class Stores {
     private Stores() {}
 
-    /**
-     * The kind of store {@code url} names: its storage flag ({@code mode=...,file|zip|s3|bytes}), else
-     * its scheme (remote = S3), else what the local path holds: a zip file (named {@code *.zip} or
-     * starting with the zip signature) or else a directory.
-     */
+    /** The kind of store {@code url} names: {@link StoreSources#kindOf}. */
     public static StoreKind kindOf(DatasetUrl url) {
-        if (url.declaredStoreKind().isEmpty() && !"file".equals(url.scheme())) {
-            throw new IllegalArgumentException("undecided remote URL " + url + ": Stores.resolve it first");
-        }
-        return url.declaredStoreKind()
-                .orElseGet(() -> looksLikeZip(url.localPath()) ? StoreKind.ZIP : StoreKind.DIRECTORY);
+        return StoreSources.kindOf(url);
     }
 
-    /**
-     * Whether a local path is a zip file rather than a directory store: not a directory, and named
-     * {@code *.zip} (even before it exists) or starting with {@code PK\3\4}. An unreadable file is
-     * not a zip here; opening it as a directory then reports it.
-     */
+    /** As {@link LocalFiles#looksLikeZip}. */
     public static boolean looksLikeZip(Path p) {
-        if (Files.isDirectory(p)) {
-            return false;
-        }
-        Path name = p.getFileName();
-        if (name != null && name.toString().toLowerCase(Locale.ROOT).endsWith(".zip")) {
-            return true;
-        }
-        return hasZipSignature(p);
+        return LocalFiles.looksLikeZip(p);
     }
 
     /**
-     * Whether a local file is a zip holding a Zarr root ({@code .zgroup} or v3 {@code zarr.json} at the top, or one folder down
-     * as netcdf-c writes it): what a plugin asked "is this yours?" may claim, without taking every zip.
+     * Whether a local file is a zip holding a Zarr root ({@link LocalFiles#isZarrZip}): what a plugin asked "is
+     * this yours?" may claim, without taking every zip.
      */
     public static boolean isZarrZip(Path p) {
-        if (!Files.isRegularFile(p) || !hasZipSignature(p)) {
-            return false;
-        }
-        try (ZipFile z = new ZipFile(p.toFile())) {
-            Enumeration<? extends ZipEntry> entries = z.entries();
-            while (entries.hasMoreElements()) {
-                String n = entries.nextElement().getName();
-                int slash = n.indexOf('/');
-                if (isRootMarker(n) || (slash > 0 && isRootMarker(n.substring(slash + 1)))) {
-                    return true;
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            return false;
-        }
-        return false;
+        return LocalFiles.isZarrZip(p);
     }
 
     /** The object a Zarr root group has: {@code .zgroup} (v2) or {@code zarr.json} (v3). */
     public static boolean isRootMarker(String name) {
-        return name.equals(".zgroup") || name.equals("zarr.json");
-    }
-
-    /** {@code PK\3\4}: a zip's first local header. Only regular files are opened: a FIFO would block. */
-    private static boolean hasZipSignature(Path p) {
-        if (!Files.isRegularFile(p)) {
-            return false;
-        }
-        try (InputStream in = Files.newInputStream(p)) {
-            byte[] magic = in.readNBytes(4);
-            return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
-        } catch (IOException e) {
-            return false;
-        }
+        return LocalFiles.isRootMarker(name);
     }
 
     /**
@@ -119,6 +71,8 @@ public final class Stores {
         if (url.declaredStoreKind().isPresent()) {
             return url;
         }
+        // a URL a document names is judged before even its first bytes are looked at
+        resources.sources().check(url, resources.originOf(url));
         if ("file".equals(url.scheme())) {
             Path p = url.localPath();
             if (ParquetReferences.isParquetFolder(p)) {
@@ -149,7 +103,9 @@ public final class Stores {
 
     private static DatasetUrl sniffHttp(DatasetUrl url, StoreResources resources) throws IOException {
         URI u = url.uri();
-        HttpObjects http = resources.httpObjects(resources.httpSettings(url, url.toString()), resources.originOf(url));
+        Origin origin = resources.originOf(url);
+        StoreSources sources = resources.sources();
+        HttpObjects http = sources.httpObjects(sources.httpSettings(url, origin, url.toString()), origin);
         Optional<byte[]> head;
         try {
             head = http.getRange(u, 0, SNIFF_BYTES, SNIFF_BYTES);
@@ -225,21 +181,17 @@ public final class Stores {
         url = resolve(url, resources);
         StoreKind kind = kindOf(url);
         switch (kind) {
-            case HTTP:
-                return HttpStore.open(url, resources);
             case REFERENCE:
+                resources.sources().check(url, resources.originOf(url));
                 return ParquetReferences.namesParquet(url)
                         ? ParquetReferences.open(url, resources)
                         : ReferenceStore.open(url, resources);
             case DIRECTORY:
-                return openDirectory(url, resources);
             case ZIP:
-                return openZip(url, resources.maxObjectBytes());
             case S3:
-                if (url.uri() == null) {
-                    throw refused(url, "mode=s3 needs an s3://, https:// or http:// URL");
-                }
-                return S3Store.open(url, resources);
+            case HTTP:
+                // the one URL → backend decision (trust, credentials, clients): io.nczarr.source
+                return open(url, kind, resources);
             case BYTES:
                 throw new UnsupportedFeatureException(
                         url.toString(),
@@ -254,36 +206,31 @@ public final class Stores {
         }
     }
 
-    private static Store openDirectory(DatasetUrl url, StoreResources resources) throws IOException {
-        Path p = url.localPath();
-        // a path to the root .zgroup or zarr.json (the form NetcdfFile.open can reach) means its folder
-        Path name = p.getFileName();
-        Path parent = p.getParent();
-        if (name != null && parent != null && isRootMarker(name.toString()) && Files.isRegularFile(p)) {
-            p = parent;
-        }
-        if (!Files.exists(p)) {
-            throw refused(url, "no such dataset" + where(url, p));
-        }
-        if (!Files.isDirectory(p)) {
-            throw refused(url, p + " is not a directory (for a zip file use mode=...,zip)");
-        }
-        if (ParquetReferences.isParquetFolder(p)) {
-            return ParquetReferences.open(url, resources); // its .zmetadata read as plain Zarr would give fill values
-        }
-        return new DirectoryStore(p, resources.maxObjectBytes(), resources.allowSymlinksOut());
+    /**
+     * The store of {@code kind} (directory, zip, S3, HTTP) at {@code url}, its backend from the resolver ({@link
+     * StoreSources#open}) with the trust rules of the resources' origin; makes no request.
+     */
+    public static Store open(DatasetUrl url, StoreKind kind, StoreResources resources) throws IOException {
+        return of(resources.sources().open(url, kind, resources.originOf(url)), url, resources);
     }
 
-    private static Store openZip(DatasetUrl url, long maxObjectBytes) throws IOException {
-        Path p = url.localPath();
-        if (p == null) {
-            throw new UnsupportedFeatureException(
-                    url.toString(), null, null, "remote zip stores", "zip stores must be local files", null);
+    /** The store reading the backend the resolver gave: keys and bytes only. */
+    private static Store of(StoreSources.Backend backend, DatasetUrl url, StoreResources resources) throws IOException {
+        if (backend instanceof StoreSources.Folder f) {
+            if (ParquetReferences.isParquetFolder(f.root())) {
+                return ParquetReferences.open(
+                        url, resources); // its .zmetadata read as plain Zarr would give fill values
+            }
+            return new DirectoryStore(f.root(), resources.maxObjectBytes(), resources.allowSymlinksOut());
         }
-        if (!Files.isRegularFile(p)) {
-            throw refused(url, "no such zip file" + where(url, p));
+        if (backend instanceof StoreSources.Zip z) {
+            return new ZipStore(z.file(), resources.maxObjectBytes());
         }
-        return new ZipStore(p, maxObjectBytes);
+        if (backend instanceof StoreSources.S3Prefix s) {
+            return new S3Store(s.bucket(), s.location(), resources.maxObjectBytes());
+        }
+        StoreSources.HttpFolder h = (StoreSources.HttpFolder) backend;
+        return new HttpStore(h.root(), h.objects(), resources.maxObjectBytes());
     }
 
     /**
@@ -298,10 +245,5 @@ public final class Stores {
     /** Not there, or not what the URL says: trying again will not change that. */
     private static StoreException refused(DatasetUrl url, String detail) {
         return new StoreException(url.toString(), null, detail, false, null);
-    }
-
-    /** " (/abs/path)" when the URL does not already say the path. */
-    private static String where(DatasetUrl url, Path p) {
-        return url.original().contains(p.toString()) ? "" : " (" + p + ")";
     }
 }

@@ -1,6 +1,7 @@
 package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.source.LocalFiles;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,7 +52,7 @@ public final class ZipStore implements Store {
         this.file = file;
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
         try {
-            this.zip = new ZipFile(file.toFile());
+            this.zip = LocalFiles.openZip(file);
         } catch (ZipException e) {
             throw new StoreException(
                     file.toString(), null, "not a readable zip file (" + e.getMessage() + ")", false, e);

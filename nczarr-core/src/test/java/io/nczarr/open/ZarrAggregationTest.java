@@ -27,7 +27,7 @@ class ZarrAggregationTest {
     @TempDir
     Path dir;
 
-    private static void array(Path store, String name, String shape, String dtype, String attrs, byte[] chunk)
+    static void array(Path store, String name, String shape, String dtype, String attrs, byte[] chunk)
             throws IOException {
         Path a = store.resolve(name);
         Files.createDirectories(a);
@@ -42,12 +42,12 @@ class ZarrAggregationTest {
         }
     }
 
-    private static void group(Path store) throws IOException {
+    static void group(Path store) throws IOException {
         Files.createDirectories(store);
         Files.writeString(store.resolve(".zgroup"), "{\"zarr_format\": 2}");
     }
 
-    private static byte[] floats(float... v) {
+    static byte[] floats(float... v) {
         ByteBuffer b = ByteBuffer.allocate(4 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         for (float x : v) {
             b.putFloat(x);
@@ -55,7 +55,7 @@ class ZarrAggregationTest {
         return b.array();
     }
 
-    private static byte[] doubles(double... v) {
+    static byte[] doubles(double... v) {
         ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         for (double x : v) {
             b.putDouble(x);
@@ -63,7 +63,7 @@ class ZarrAggregationTest {
         return b.array();
     }
 
-    private static byte[] longs(long... v) {
+    static byte[] longs(long... v) {
         ByteBuffer b = ByteBuffer.allocate(8 * v.length).order(ByteOrder.LITTLE_ENDIAN);
         for (long x : v) {
             b.putLong(x);

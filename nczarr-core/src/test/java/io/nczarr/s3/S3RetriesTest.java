@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.error.StoreException;
+import io.nczarr.http.RetryPolicy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -15,11 +16,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** The retry loop alone: attempt budget, deadlines, backoff, what passes at once. */
+/**
+ * The one retry policy ({@link RetryPolicy}) as S3 configures it ({@link S3Tuning#retryPolicy()}): attempt budget,
+ * deadlines, backoff, what passes at once.
+ */
 class S3RetriesTest {
 
-    static S3Retries retries(int attempts, long baseMs, long attemptMs, long requestMs) {
-        return new S3Retries(new S3Tuning(1, 1, attempts, baseMs, attemptMs, requestMs, false));
+    static RetryPolicy retries(int attempts, long baseMs, long attemptMs, long requestMs) {
+        return new S3Tuning(1, 1, attempts, baseMs, attemptMs, requestMs, false).retryPolicy();
     }
 
     static StoreException transient_() {
@@ -97,7 +101,7 @@ class S3RetriesTest {
 
     @Test
     void backoffDoublesWithJitterIsCappedAndLongerWhenThrottled() {
-        S3Retries r = retries(20, 100, 1000, 10_000);
+        RetryPolicy r = retries(20, 100, 1000, 10_000);
         StoreException plain = transient_();
         StoreException throttled = new StoreException(
                 null,
@@ -112,7 +116,7 @@ class S3RetriesTest {
             assertTrue(third >= 200 && third <= 400, String.valueOf(third));
             long slow = r.backoffMillis(0, throttled);
             assertTrue(slow >= 250 && slow <= 500, String.valueOf(slow));
-            assertTrue(r.backoffMillis(40, plain) <= S3Retries.MAX_BACKOFF_MS);
+            assertTrue(r.backoffMillis(40, plain) <= RetryPolicy.MAX_BACKOFF_MS);
         }
     }
 

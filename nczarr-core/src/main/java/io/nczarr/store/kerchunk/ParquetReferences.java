@@ -8,11 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.store.DirectoryStore;
-import io.nczarr.store.HttpStore;
-import io.nczarr.store.S3Store;
 import io.nczarr.store.Store;
 import io.nczarr.store.StoreKeys;
 import io.nczarr.store.StoreResources;
+import io.nczarr.store.Stores;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;
@@ -130,12 +129,12 @@ public final class ParquetReferences {
             URI u = withoutSlash(folderOf(url.uri()));
             DatasetUrl folderUrl = url.withMode(io.nczarr.url.Mode.KERCHUNK, u);
             if (where == StoreKind.S3) {
-                folder = S3Store.open(folderUrl, resources);
+                folder = Stores.open(folderUrl, StoreKind.S3, resources);
                 if (!"s3".equalsIgnoreCase(u.getScheme())) {
                     s3Authority = u.getScheme().toLowerCase(Locale.ROOT) + "://" + u.getRawAuthority();
                 }
             } else {
-                folder = HttpStore.open(folderUrl, resources);
+                folder = Stores.open(folderUrl, StoreKind.HTTP, resources);
             }
             base = u;
         }

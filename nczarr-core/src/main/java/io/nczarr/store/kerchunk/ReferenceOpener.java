@@ -6,8 +6,8 @@ import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.s3.S3Bucket;
 import io.nczarr.s3.S3Location;
-import io.nczarr.s3.S3Settings;
 import io.nczarr.source.Origin;
+import io.nczarr.source.StoreSources;
 import io.nczarr.store.ByteLimit;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.StoreResources;
@@ -58,15 +58,10 @@ final class ReferenceOpener {
                 break;
             }
             case S3: {
-                S3Location loc;
-                S3Settings settings;
-                try {
-                    loc = S3Location.parse(url.uri());
-                    settings = S3Settings.resolve(loc, url.parameters(), resources.environment());
-                } catch (IllegalArgumentException e) {
-                    throw new StoreException(location, null, e.getMessage(), false, e);
-                }
-                try (S3Bucket bucket = S3Bucket.open(settings, resources.s3Clients())) {
+                // the resolver opens the bucket: a document-named reference file gets the user's profile only
+                // where the trust rules bind it
+                S3Location loc = StoreSources.s3Location(url);
+                try (S3Bucket bucket = resources.sources().bucket(url, resources.originOf(url))) {
                     json = bucket.get(loc.key(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
                             .orElseThrow(
                                     () -> new StoreException(location, null, "no such reference file", false, null));

@@ -1,12 +1,14 @@
-package io.nczarr.s3;
+package io.nczarr.http;
 
 import java.time.Duration;
 
 /**
- * A moment on the {@link System#nanoTime()} clock by which something must be done, and the time it
- * was given (for messages). Immutable.
+ * A moment on the {@link System#nanoTime()} clock by which something must be done, and the time it was given
+ * (for messages): the one deadline notion of every remote read. {@link RetryPolicy} gives each attempt one (its
+ * own limit or what is left of the whole request's, whichever comes first); S3 requests pass it to the SDK and
+ * the body watchdog, HTTP requests to {@link TimedExchange}. Immutable.
  */
-final class Deadline {
+public final class Deadline {
     private final long endNanos;
     private final long givenMillis;
 
@@ -16,36 +18,36 @@ final class Deadline {
     }
 
     /** {@code millis} from now. */
-    static Deadline in(long millis) {
+    public static Deadline in(long millis) {
         return new Deadline(System.nanoTime() + millis * 1_000_000L, millis);
     }
 
     /** {@code millis} from now, or this deadline if that comes first. */
-    Deadline within(long millis) {
+    public Deadline within(long millis) {
         Deadline d = in(millis);
         return d.endNanos - endNanos <= 0 ? d : new Deadline(endNanos, remainingMillis());
     }
 
-    long remainingNanos() {
+    public long remainingNanos() {
         return Math.max(0, endNanos - System.nanoTime());
     }
 
     /** What is left, rounded up (a deadline 0.3 ms away is not yet passed). */
-    long remainingMillis() {
+    public long remainingMillis() {
         return (remainingNanos() + 999_999) / 1_000_000;
     }
 
     /** What is left, at least one millisecond (the SDK refuses a zero time-out). */
-    Duration remaining() {
+    public Duration remaining() {
         return Duration.ofMillis(Math.max(1, remainingMillis()));
     }
 
-    boolean passed() {
+    public boolean passed() {
         return remainingNanos() == 0;
     }
 
     /** The time this deadline was given when it was made. */
-    long givenMillis() {
+    public long givenMillis() {
         return givenMillis;
     }
 }
