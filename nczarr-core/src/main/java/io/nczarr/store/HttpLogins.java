@@ -2,6 +2,7 @@ package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.http.auth.BearerTokens;
+import io.nczarr.http.auth.CookieFile;
 import io.nczarr.http.auth.HttpAuth;
 import io.nczarr.http.auth.Netrc;
 import io.nczarr.http.auth.RequestAuth;
@@ -38,7 +39,9 @@ import java.util.Set;
  *       EARTHDATA_TOKEN} (for https hosts under earthdata.nasa.gov and earthdatacloud.nasa.gov);
  *   <li>{@value #LOGIN_HOSTS}: hosts that get their {@code .netrc} password when a redirect leads there
  *       (default {@value HttpAuth#EARTHDATA_LOGIN});
- *   <li>{@value #PLAIN_HTTP_HOSTS}: hosts credentials may be sent to over plain http (loopback hosts always may).
+ *   <li>{@value #PLAIN_HTTP_HOSTS}: hosts credentials may be sent to over plain http (loopback hosts always may);
+ *   <li>{@value #COOKIEJAR} (else {@value #COOKIEFILE}): a cookie file (curl's format) the cookies are read from
+ *       and saved to ({@link CookieFile}); without it they are kept in memory only.
  * </ul>
  *
  * Which reads use them is the trust model's ({@link Trust#credentialsBound}): the URL the user gives, and
@@ -46,6 +49,11 @@ import java.util.Set;
  */
 public final class HttpLogins {
     public static final String NETRC = "HTTP.NETRC";
+    /** netcdf-c's cookie file key (libcurl's cookie jar): cookies are read from it and saved to it. */
+    public static final String COOKIEJAR = "HTTP.COOKIEJAR";
+    /** netcdf-c's other spelling of {@link #COOKIEJAR} (used when that is unset). */
+    public static final String COOKIEFILE = "HTTP.COOKIEFILE";
+
     public static final String BEARER = "nczarr.http.bearer.";
     public static final String BEARER_FILE = "nczarr.http.bearerTokensFile";
     public static final String LOGIN_HOSTS = "nczarr.http.loginHosts";
@@ -134,13 +142,30 @@ public final class HttpLogins {
         }
         Set<String> login = hosts(env.property(LOGIN_HOSTS), HttpAuth.EARTHDATA_LOGIN);
         Set<String> plain = hosts(env.property(PLAIN_HTTP_HOSTS), "");
-        return new HttpAuth(
+        CookieFile cookieFile = cookieFile(env);
+        HttpAuth auth = new HttpAuth(
                 netrc,
                 tokens,
                 env.variable("NCZARR_BEARER_TOKEN"),
                 env.variable("EARTHDATA_TOKEN"),
                 login,
-                h -> plain.contains(h) || HostClass.of(h) == HostClass.LOOPBACK);
+                h -> plain.contains(h) || HostClass.of(h) == HostClass.LOOPBACK,
+                cookieFile);
+        if (cookieFile != null) {
+            cookieFile.loadInto(auth.cookies());
+        }
+        return auth;
+    }
+
+    /** The cookie file {@value #COOKIEJAR} or {@value #COOKIEFILE} names, or null. */
+    static CookieFile cookieFile(AwsEnvironment env) {
+        String named = env.property(COOKIEJAR);
+        String option = COOKIEJAR;
+        if (named == null) {
+            named = env.property(COOKIEFILE);
+            option = COOKIEFILE;
+        }
+        return named == null ? null : new CookieFile(Paths.get(named), option);
     }
 
     private static BearerTokens.Binding parse(String line, String where) throws StoreException {

@@ -1,11 +1,14 @@
 package io.nczarr.http.auth;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +34,9 @@ import java.util.function.Predicate;
  *       redirects to a login host never sees it).
  * </ol>
  *
- * Cookies go back to the host that set them ({@link CookieJar}). Nothing (no {@code Authorization}, no cookie) is
+ * Cookies go back to the host that set them ({@link CookieJar}), and are kept in the cookie file when one is
+ * configured ({@link CookieFile}). Parallel reads redirected to the same login host for the same data host log in
+ * once ({@link LoginFlights}): the first logs in, the others wait for it and start over with its cookie. Nothing (no {@code Authorization}, no cookie) is
  * sent over plain http except to hosts {@code plainHttpAllowed} accepts (loopback, or hosts the user listed).
  */
 public final class HttpAuth {
@@ -47,7 +52,15 @@ public final class HttpAuth {
     private final Set<String> loginHosts;
     private final Predicate<String> plainHttpAllowed;
     private final CookieJar cookies = new CookieJar();
+    private final CookieFile cookieFile;
+    private final LoginFlights logins = new LoginFlights();
     private final Map<HttpClient, HttpClient> noRedirects = new WeakHashMap<>();
+    private boolean cookieFileWarned;
+
+    /** At most this many times a read starts over after waiting for another read's login. */
+    static final int MAX_RESTARTS = 2;
+
+    private static final System.Logger LOG = System.getLogger(HttpAuth.class.getName());
 
     /**
      * @param userOriginToken {@code NCZARR_BEARER_TOKEN}, or null
@@ -62,6 +75,22 @@ public final class HttpAuth {
             String earthdataToken,
             Set<String> loginHosts,
             Predicate<String> plainHttpAllowed) {
+        this(netrc, tokens, userOriginToken, earthdataToken, loginHosts, plainHttpAllowed, null);
+    }
+
+    /**
+     * As {@link #HttpAuth(Netrc, BearerTokens, String, String, Set, Predicate)}, keeping the cookies in {@code
+     * cookieFile} too (null: in memory only); the caller loads the file into {@link #cookies()}.
+     */
+    public HttpAuth(
+            Netrc netrc,
+            BearerTokens tokens,
+            String userOriginToken,
+            String earthdataToken,
+            Set<String> loginHosts,
+            Predicate<String> plainHttpAllowed,
+            CookieFile cookieFile) {
+        this.cookieFile = cookieFile;
         this.netrc = netrc;
         this.tokens = tokens;
         this.userOriginToken = userOriginToken;
@@ -72,7 +101,11 @@ public final class HttpAuth {
 
     /** Whether no credential is configured (then reads go as before, anonymous). */
     public boolean isEmpty() {
-        return netrc.isEmpty() && tokens.isEmpty() && userOriginToken == null && earthdataToken == null;
+        return netrc.isEmpty()
+                && tokens.isEmpty()
+                && userOriginToken == null
+                && earthdataToken == null
+                && cookieFile == null;
     }
 
     /** The cookies kept so far (for all reads made with these credentials). */
@@ -96,6 +129,12 @@ public final class HttpAuth {
         private final String userInfo;
         /** Whether the user's origin asked for Basic authentication (then the netrc default entry answers). */
         private boolean challenged;
+        /** Host → the stamp of its cookies when this read last sent it a request. */
+        private final Map<String, Long> sentStamps = new HashMap<>();
+        /** The login this read leads, or null. */
+        private String leading;
+
+        private int restarts;
 
         Chain(URI first, URI user, String userInfo) {
             this.first = first;
@@ -119,6 +158,7 @@ public final class HttpAuth {
             if (authorization != null) {
                 request.header("Authorization", authorization);
             }
+            sentStamps.put(host, cookies.stamp(at));
             String cookie = cookies.header(at);
             if (cookie != null) {
                 request.header("Cookie", cookie);
@@ -158,7 +198,55 @@ public final class HttpAuth {
 
         @Override
         public void received(URI at, HttpHeaders headers) {
-            cookies.store(at, headers.allValues("Set-Cookie"));
+            String host = at.getHost() == null ? "" : at.getHost().toLowerCase(Locale.ROOT);
+            long before = cookies.stamp(at);
+            if (cookies.store(at, headers.allValues("Set-Cookie"))) {
+                if (Long.valueOf(before).equals(sentStamps.get(host))) {
+                    sentStamps.put(host, cookies.stamp(at)); // this read's own cookie, not another's login
+                }
+                saveCookies();
+            }
+            if (leading != null && !loginHosts.contains(host)) {
+                end(); // back from the login host: the data host has answered (with its cookie, if any)
+            }
+        }
+
+        @Override
+        public boolean restartInsteadOf(URI from, URI to, Duration wait) throws IOException {
+            String toHost = to.getHost() == null ? "" : to.getHost().toLowerCase(Locale.ROOT);
+            String fromHost = from.getHost() == null ? "" : from.getHost().toLowerCase(Locale.ROOT);
+            if (leading != null || restarts >= MAX_RESTARTS || !loginHosts.contains(toHost)) {
+                return false;
+            }
+            String key = toHost + " " + from.getScheme() + "://" + fromHost + ":" + port(from);
+            long sent = sentStamps.getOrDefault(fromHost, 0L);
+            for (int turn = 0; turn <= MAX_RESTARTS; turn++) {
+                LoginFlights.Turn t = logins.enter(key, wait);
+                if (cookies.stamp(from) != sent) {
+                    if (t == LoginFlights.Turn.LEAD) {
+                        logins.end(key);
+                    }
+                    restarts++;
+                    return true; // a login ended since this read was redirected: its cookie will do
+                }
+                if (t == LoginFlights.Turn.LEAD) {
+                    leading = key;
+                    return false;
+                }
+                if (t == LoginFlights.Turn.TIMED_OUT) {
+                    return false;
+                }
+                // WAITED, but the other login set no cookie (it failed): try to lead the next one
+            }
+            return false;
+        }
+
+        @Override
+        public void end() {
+            if (leading != null) {
+                logins.end(leading);
+                leading = null;
+            }
         }
 
         @Override
@@ -177,6 +265,29 @@ public final class HttpAuth {
             challenged = true;
             return true;
         }
+    }
+
+    /** Writes the jar to the cookie file; a failure is one warning (naming the file, never a cookie). */
+    private void saveCookies() {
+        if (cookieFile == null) {
+            return;
+        }
+        try {
+            cookieFile.save(cookies);
+        } catch (CookieFileException e) {
+            synchronized (this) {
+                if (cookieFileWarned) {
+                    return;
+                }
+                cookieFileWarned = true;
+            }
+            LOG.log(System.Logger.Level.WARNING, "cookies not saved: " + e.getMessage());
+        }
+    }
+
+    /** Logins under way (tests). */
+    int loginsInFlight() {
+        return logins.flying();
     }
 
     private synchronized HttpClient noRedirects(HttpClient base) {

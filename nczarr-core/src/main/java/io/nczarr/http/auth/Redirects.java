@@ -41,7 +41,22 @@ public final class Redirects {
             Function<HttpResponse.ResponseInfo, BodySink> sinks,
             String what)
             throws IOException {
-        HttpClient client = chain.client(base);
+        try {
+            return follow(chain, chain.client(base), timeout, uri, request, sinks, what);
+        } finally {
+            chain.end();
+        }
+    }
+
+    private static TimedExchange.Result follow(
+            RequestAuth.Chain chain,
+            HttpClient client,
+            Duration timeout,
+            URI uri,
+            Function<URI, HttpRequest.Builder> request,
+            Function<HttpResponse.ResponseInfo, BodySink> sinks,
+            String what)
+            throws IOException {
         URI at = uri;
         for (int hop = 0; ; hop++) {
             HttpRequest.Builder b = request.apply(at);
@@ -90,6 +105,11 @@ public final class Redirects {
             if (scheme.equals("http") && "https".equalsIgnoreCase(at.getScheme())) {
                 // as the JDK client's Redirect.NORMAL: never from https down to http
                 return r;
+            }
+            if (chain.restartInsteadOf(at, target, timeout)) {
+                at = uri; // another read logged in meanwhile: the first URL again, with its cookie
+                hop = -1;
+                continue;
             }
             at = target;
         }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 
 /**
  * The hook through which {@link io.nczarr.http.HttpObjects} authenticates a request: {@link #start} decides, for
@@ -42,5 +43,19 @@ public interface RequestAuth {
         default boolean retryUnauthorized(URI at, HttpHeaders headers) {
             return false;
         }
+
+        /**
+         * Called before the redirect from {@code from} to {@code to} is followed; true to start the read over at
+         * its first URL instead, because another read logged in for {@code from}'s host meanwhile (its cookie
+         * will do). May wait, at most {@code wait}, for a login under way.
+         *
+         * @throws IOException when interrupted while waiting
+         */
+        default boolean restartInsteadOf(URI from, URI to, Duration wait) throws IOException {
+            return false;
+        }
+
+        /** The read is over (answered or failed): a login it led ends here at the latest. */
+        default void end() {}
     }
 }

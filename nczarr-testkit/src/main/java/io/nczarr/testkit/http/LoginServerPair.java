@@ -45,6 +45,7 @@ public final class LoginServerPair implements AutoCloseable {
     private final String sessionId = "sid-" + Long.toHexString(System.nanoTime());
     private final Map<String, byte[]> objects = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<Request> requests = new ConcurrentLinkedQueue<>();
+    private volatile long loginDelayMillis;
 
     private LoginServerPair(String dataAddress, String loginAddress, String user, String password) throws IOException {
         this.expectedAuthorization =
@@ -88,6 +89,12 @@ public final class LoginServerPair implements AutoCloseable {
     /** The requests seen so far, in order. */
     public List<Request> requests() {
         return new ArrayList<>(requests);
+    }
+
+    /** The login server waits this long before answering (so parallel reads overlap at the login). */
+    public LoginServerPair loginDelay(long millis) {
+        this.loginDelayMillis = millis;
+        return this;
     }
 
     public void clear() {
@@ -173,6 +180,13 @@ public final class LoginServerPair implements AutoCloseable {
     private void handleLogin(HttpExchange ex) throws IOException {
         try (ex) {
             record("login", ex);
+            if (loginDelayMillis > 0) {
+                try {
+                    Thread.sleep(loginDelayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             Map<String, String> q = query(ex.getRequestURI().getRawQuery());
             String authorization = ex.getRequestHeaders().getFirst("Authorization");
             if (!ex.getRequestURI().getPath().equals("/oauth/authorize") || q.get("redirect_uri") == null) {
