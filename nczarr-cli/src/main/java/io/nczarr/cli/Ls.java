@@ -110,7 +110,8 @@ final class Ls {
         }
         StringBuilder sb = new StringBuilder();
         JsonNode sharding = sharding(a.v3().codecs());
-        sb.append(sharding == null ? "chunks " : "shard ").append(Arrays.toString(a.chunks()));
+        sb.append(sharding == null ? "chunks " : "shard ")
+                .append(a.edges() != null ? a.edges().toString() : Arrays.toString(a.chunks()));
         while (sharding != null) {
             JsonNode cfg = sharding.path("configuration");
             sb.append(" chunks ").append(compact(cfg.path("chunk_shape")));

@@ -59,7 +59,12 @@ public final class ChunkPlan {
         }
         int last = rank - 1;
         int runLength = segs[last].count();
-        long srcStride = (long) plan.stride(last) * plan.chunkStride(last);
+        long[] chunkStrides = plan.chunkStrides(segs);
+        long srcStride = (long) plan.stride(last) * chunkStrides[last];
+        long[] chunkStart = new long[rank];
+        for (int d = 0; d < rank; d++) {
+            chunkStart[d] = plan.chunkStart(d, segs[d].chunk());
+        }
         // m: the current section position per dimension; the last one is always the run's first
         int[] m = new int[rank];
         for (int d = 0; d < rank; d++) {
@@ -70,8 +75,7 @@ public final class ChunkPlan {
             long dst = 0;
             for (int d = 0; d < rank; d++) {
                 long index = plan.origin(d) + (long) m[d] * plan.stride(d);
-                long inChunk = index - segs[d].chunk() * plan.chunkLength(d);
-                src += inChunk * plan.chunkStride(d);
+                src += (index - chunkStart[d]) * chunkStrides[d];
                 dst += m[d] * plan.destStride(d);
             }
             sink.run(src, srcStride, dst, runLength);

@@ -7,6 +7,7 @@ import io.nczarr.error.LimitExceededException;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.ChunkEdges;
 import io.nczarr.model.ElementType;
 import io.nczarr.model.NcType;
 import io.nczarr.model.VarModel;
@@ -17,8 +18,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -56,6 +59,12 @@ public final class ChunkReader {
     private final ShardReader shards;
 
     private final ChunkDecoder decoder;
+    /** A rectilinear grid's boundaries, else {@code null}. */
+    private final ChunkEdges edges;
+    /** A rectilinear grid's decoders by chunk shape (each chunk's codecs see its own shape). */
+    private final Map<List<Integer>, ChunkDecoder> decoders = new ConcurrentHashMap<>();
+
+    private final CodecRegistry codecs;
     private final ChunkTasks runner;
     private volatile ReadProgress progress;
 
@@ -87,6 +96,8 @@ public final class ChunkReader {
         // a sharded array is read by inner chunks: the section is planned on their grid
         this.chunkShape = inner != null ? inner : a.chunks().length == 0 ? new int[] {1} : a.chunks();
         this.decoder = new ChunkDecoder(store, var, codecs, limits, (int) a.chunkElements());
+        this.edges = a.edges();
+        this.codecs = codecs;
         this.runner = new ChunkTasks(executor, store, var);
     }
 
@@ -168,7 +179,7 @@ public final class ChunkReader {
         }
         SectionPlan.Extent extent;
         try {
-            extent = SectionPlan.measure(arrayShape, chunkShape, origin, count, stride);
+            extent = SectionPlan.measure(arrayShape, chunkShape, origin, count, stride, edges);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(e.getMessage() + " of " + var.name(), e);
         }
@@ -181,7 +192,8 @@ public final class ChunkReader {
                 && extent.elements() > (Integer.MAX_VALUE - 8) / var.element().itemSize()) {
             throw tooLarge("section of more than 2^31 bytes of records cannot be one Java array");
         }
-        SectionPlan plan = SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride);
+        SectionPlan plan =
+                SectionPlan.of(arrayShape, chunkShape, var.array().fortranOrder(), origin, count, stride, edges);
         Object dest = var.type() == NcType.STRUCTURE
                 ? new byte[(int) plan.elementCount() * var.element().itemSize()]
                 : allocate(var.type(), (int) plan.elementCount());
@@ -292,7 +304,39 @@ public final class ChunkReader {
         return sb.toString();
     }
 
+    /**
+     * The decoder of the chunk at {@code idx}: the variable's one, or on a rectilinear grid the one for that
+     * chunk's shape (a handful of shapes in practice; the cache starts over past {@link #MAX_SHAPES}).
+     */
+    private ChunkDecoder decoder(long[] idx) {
+        if (edges == null) {
+            return decoder;
+        }
+        int[] shape = edges.chunkShape(idx);
+        List<Integer> k = Arrays.stream(shape).boxed().toList();
+        if (decoders.size() > MAX_SHAPES) {
+            decoders.clear();
+        }
+        return decoders.computeIfAbsent(k, x -> {
+            VarModel v = new VarModel(
+                    var.name(),
+                    var.key(),
+                    var.dimensions(),
+                    var.shape(),
+                    var.array().withChunks(shape),
+                    var.element(),
+                    var.fill(),
+                    var.attributes());
+            return new ChunkDecoder(
+                    store, v, codecs, limits, Math.toIntExact(v.array().chunkElements()));
+        });
+    }
+
+    /** Most chunk shapes of a rectilinear grid whose decoders are kept. */
+    static final int MAX_SHAPES = 64;
+
     private ChunkData load(long[] idx) throws IOException {
+        ChunkDecoder decoder = decoder(idx);
         String key = chunkKey(idx);
         try {
             if (decoder.readsIntoBuffer()) {

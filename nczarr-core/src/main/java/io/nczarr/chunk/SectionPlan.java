@@ -1,5 +1,6 @@
 package io.nczarr.chunk;
 
+import io.nczarr.model.ChunkEdges;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -14,6 +15,9 @@ import java.util.List;
  * {@code long}, so shapes up to {@code Long.MAX_VALUE} plan without overflow. The destination is
  * the section in C order, position {@code m} of dimension {@code d} holding array index
  * {@code origin[d] + m * stride[d]}. Chunks skipped entirely by a large stride do not appear.
+ *
+ * <p>The grid is regular (chunk {@code i} starts at {@code i * chunkShape[d]}) or, given {@link ChunkEdges}, a
+ * {@code rectilinear} grid whose chunks each have their own length and so their own element strides.
  */
 public final class SectionPlan {
 
@@ -30,22 +34,32 @@ public final class SectionPlan {
     private final int[] count;
     private final int[] stride;
     private final int[] chunkShape;
+    /** The boundaries of a rectilinear grid, or {@code null} for a regular one. */
+    private final ChunkEdges edges;
+
+    private final boolean fortranOrder;
     private final long[] chunkStrides;
     private final long[] destStrides;
     private final List<List<Segment>> segments;
     private final long elementCount;
 
-    private SectionPlan(long[] origin, int[] count, int[] stride, int[] chunkShape, boolean fortranOrder) {
+    private SectionPlan(
+            long[] origin, int[] count, int[] stride, int[] chunkShape, boolean fortranOrder, ChunkEdges edges) {
         this.origin = origin.clone();
         this.count = count.clone();
         this.stride = stride.clone();
         this.chunkShape = chunkShape.clone();
+        this.edges = edges;
+        this.fortranOrder = fortranOrder;
         this.chunkStrides = chunkStrides(chunkShape, fortranOrder);
         this.destStrides = destStrides(count);
         int rank = count.length;
         List<List<Segment>> perDim = new ArrayList<>(rank);
         for (int d = 0; d < rank; d++) {
-            perDim.add(Collections.unmodifiableList(segments(origin[d], count[d], stride[d], chunkShape[d])));
+            perDim.add(Collections.unmodifiableList(
+                    edges == null
+                            ? segments(origin[d], count[d], stride[d], chunkShape[d])
+                            : segments(origin[d], count[d], stride[d], edges, d)));
         }
         this.segments = Collections.unmodifiableList(perDim);
         this.elementCount = product(count);
@@ -66,8 +80,23 @@ public final class SectionPlan {
      */
     public static SectionPlan of(
             long[] arrayShape, int[] chunkShape, boolean fortranOrder, long[] origin, int[] count, int[] stride) {
+        return of(arrayShape, chunkShape, fortranOrder, origin, count, stride, null);
+    }
+
+    /**
+     * Plans a section of an array on a rectilinear grid ({@code edges}; {@code null} = the regular grid of {@code
+     * chunkShape}, which for a rectilinear grid holds its longest chunk per dimension).
+     */
+    public static SectionPlan of(
+            long[] arrayShape,
+            int[] chunkShape,
+            boolean fortranOrder,
+            long[] origin,
+            int[] count,
+            int[] stride,
+            ChunkEdges edges) {
         check(arrayShape, chunkShape, origin, count, stride);
-        return new SectionPlan(origin, count, stride, chunkShape, fortranOrder);
+        return new SectionPlan(origin, count, stride, chunkShape, fortranOrder, edges);
     }
 
     /**
@@ -84,14 +113,21 @@ public final class SectionPlan {
      * @throws IllegalArgumentException as {@link #of}
      */
     public static Extent measure(long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride) {
+        return measure(arrayShape, chunkShape, origin, count, stride, null);
+    }
+
+    /** {@link #measure(long[], int[], long[], int[], int[])} on a rectilinear grid ({@code null}: regular). */
+    public static Extent measure(
+            long[] arrayShape, int[] chunkShape, long[] origin, int[] count, int[] stride, ChunkEdges edges) {
         check(arrayShape, chunkShape, origin, count, stride);
         long chunks = 1;
         for (int d = 0; d < count.length; d++) {
             if (count[d] == 0) {
                 return new Extent(0, 0);
             }
-            long first = origin[d] / chunkShape[d];
-            long last = (origin[d] + (count[d] - 1L) * stride[d]) / chunkShape[d];
+            long end = origin[d] + (count[d] - 1L) * stride[d];
+            long first = edges == null ? origin[d] / chunkShape[d] : edges.chunkOf(d, origin[d]);
+            long last = edges == null ? end / chunkShape[d] : edges.chunkOf(d, end);
             // a stride below the chunk length leaves no chunk in between untouched; from the chunk
             // length on, every position is in a chunk of its own
             long touched = Math.min(count[d], last - first + 1);
@@ -175,6 +211,21 @@ public final class SectionPlan {
         return out;
     }
 
+    /** {@link #segments(long, int, int, int)} on dimension {@code d} of a rectilinear grid. */
+    static List<Segment> segments(long origin, int count, int stride, ChunkEdges edges, int d) {
+        List<Segment> out = new ArrayList<>();
+        int m = 0;
+        while (m < count) {
+            long index = origin + (long) m * stride;
+            long ci = edges.chunkOf(d, index);
+            long chunkLast = edges.start(d, ci) + (edges.size(d, ci) - 1L);
+            long last = Math.min(count - 1L, (chunkLast - origin) / stride);
+            out.add(new Segment(ci, m, (int) (last - m + 1)));
+            m = (int) last + 1;
+        }
+        return out;
+    }
+
     public int rank() {
         return count.length;
     }
@@ -245,12 +296,21 @@ public final class SectionPlan {
         return stride[d];
     }
 
-    int chunkLength(int d) {
-        return chunkShape[d];
+    /** The first array index of chunk {@code chunk} along dimension {@code d}. */
+    long chunkStart(int d, long chunk) {
+        return edges == null ? chunk * chunkShape[d] : edges.start(d, chunk);
     }
 
-    long chunkStride(int d) {
-        return chunkStrides[d];
+    /** The element offset steps inside the chunk of these segments, in its storage order. */
+    long[] chunkStrides(Segment[] segs) {
+        if (edges == null) {
+            return chunkStrides;
+        }
+        int[] shape = new int[segs.length];
+        for (int d = 0; d < shape.length; d++) {
+            shape[d] = edges.size(d, segs[d].chunk());
+        }
+        return chunkStrides(shape, fortranOrder);
     }
 
     long destStride(int d) {

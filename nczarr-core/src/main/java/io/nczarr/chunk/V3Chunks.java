@@ -43,7 +43,8 @@ final class V3Chunks {
      */
     static int[] innerShape(VarModel var) {
         ArrayMeta a = var.array();
-        if (!a.isV3() || a.shape().length == 0 || !a.v3().storedDtype().equals(a.dtype())) {
+        if (!a.isV3() || a.shape().length == 0 || !a.v3().storedDtype().equals(a.dtype()) || a.edges() != null) {
+            // a rectilinear outer grid: shards of several shapes, each read whole (its own codec chain)
             return null;
         }
         JsonNode codecs = a.v3().codecs();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.error.MetadataException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.ArrayMeta;
+import io.nczarr.model.ChunkEdges;
 import java.io.IOException;
 
 /** The fields of a Zarr v3 array's {@code zarr.json} that need no hierarchy: shape and chunk grid (fill values: {@link V3Fills}). */
@@ -15,16 +16,25 @@ final class V3Fields {
         this.dataset = dataset;
     }
 
-    int[] chunkShape(String nodeKey, ObjectNode node, long[] shape) throws IOException {
+    /**
+     * The chunk grid: its chunk shape (for a {@code rectilinear} grid the longest chunk per dimension) and, for a
+     * rectilinear grid, its edges ({@code null} for a regular one).
+     */
+    record Grid(int[] chunks, ChunkEdges edges) {}
+
+    Grid grid(String nodeKey, ObjectNode node, long[] shape) throws IOException {
         JsonNode grid = node.get("chunk_grid");
         String gridName = grid == null ? "null" : grid.path("name").asText("");
+        if (gridName.equals("rectilinear")) {
+            return rectilinear(nodeKey, grid.path("configuration"), shape);
+        }
         if (!gridName.equals("regular")) {
             throw new UnsupportedFeatureException(
                     dataset,
                     nodeKey,
                     null,
                     "chunk_grid " + gridName,
-                    "chunk_grid: only 'regular' is supported, not '" + gridName + "'",
+                    "chunk_grid: only 'regular' and 'rectilinear' are supported, not '" + gridName + "'",
                     null);
         }
         long[] cs = longs(nodeKey, grid.path("configuration").get("chunk_shape"), "chunk_grid.chunk_shape");
@@ -34,8 +44,6 @@ final class V3Fields {
                     nodeKey,
                     "chunk_grid: shape has " + shape.length + " dimensions but chunk_shape has " + cs.length);
         }
-        int[] chunks = new int[cs.length];
-        long elements = 1;
         for (int d = 0; d < cs.length; d++) {
             if (cs[d] <= 0) {
                 throw new MetadataException(dataset, nodeKey, "chunk_grid: chunk length " + cs[d] + " is not positive");
@@ -50,17 +58,50 @@ final class V3Fields {
                                 + " holds (" + Integer.MAX_VALUE + ")",
                         null);
             }
+        }
+        int[] chunks = new int[cs.length];
+        for (int d = 0; d < cs.length; d++) {
             chunks[d] = (int) cs[d];
-            elements *= cs[d];
+        }
+        checkChunkBytes(
+                nodeKey, chunks, String.valueOf(grid.path("configuration").get("chunk_shape")));
+        return new Grid(chunks, null);
+    }
+
+    /** zarr-extensions {@code rectilinear}: {@code {"kind": "inline", "chunk_shapes": [...]}}. */
+    private Grid rectilinear(String nodeKey, JsonNode conf, long[] shape) throws IOException {
+        String kind = conf.path("kind").asText("");
+        if (!kind.equals("inline")) {
+            throw new UnsupportedFeatureException(
+                    dataset,
+                    nodeKey,
+                    null,
+                    "chunk_grid rectilinear kind " + kind,
+                    "chunk_grid: rectilinear kind '" + kind + "' is not supported (only 'inline')",
+                    null);
+        }
+        ChunkEdges edges;
+        try {
+            edges = ChunkEdges.parse(conf.get("chunk_shapes"), shape);
+        } catch (IllegalArgumentException e) {
+            throw new MetadataException(dataset, nodeKey, "chunk_grid: rectilinear " + e.getMessage());
+        }
+        int[] chunks = edges.maxChunkShape();
+        checkChunkBytes(nodeKey, chunks, "of the longest edges " + java.util.Arrays.toString(chunks));
+        return new Grid(chunks, edges);
+    }
+
+    private void checkChunkBytes(String nodeKey, int[] chunks, String what) throws MetadataException {
+        long elements = 1;
+        for (int c : chunks) {
+            elements *= c;
             if (elements * 8 > ArrayMeta.MAX_CHUNK_BYTES) {
                 throw new MetadataException(
                         dataset,
                         nodeKey,
-                        "chunk_grid: one chunk of " + grid.path("configuration").get("chunk_shape") + " would exceed "
-                                + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
+                        "chunk_grid: one chunk " + what + " would exceed " + ArrayMeta.MAX_CHUNK_BYTES + " bytes");
             }
         }
-        return chunks;
     }
 
     long[] longs(String nodeKey, JsonNode n, String field) throws MetadataException {

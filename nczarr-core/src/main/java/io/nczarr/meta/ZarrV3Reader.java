@@ -224,7 +224,13 @@ final class ZarrV3Reader {
             return null;
         }
         long[] shape = fields.longs(nodeKey, node.get("shape"), "shape");
-        int[] chunks = fields.chunkShape(nodeKey, node, shape);
+        V3Fields.Grid grid;
+        try {
+            grid = fields.grid(nodeKey, node, shape);
+        } catch (MetadataException e) {
+            throw e.withContext(dataset, nodeKey, name);
+        }
+        int[] chunks = grid.chunks();
         JsonNode keyEnc = node.get("chunk_key_encoding");
         String encoding = keyEnc == null ? "default" : keyEnc.path("name").asText("");
         if (!encoding.equals("default") && !encoding.equals("v2")) {
@@ -267,7 +273,7 @@ final class ZarrV3Reader {
                 null,
                 List.of(),
                 sep,
-                new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep),
+                new V3Layout(V3DataTypes.name(dataType), types.stored(), codecs, defaultKeys, sep, grid.edges()),
                 types.compound());
         ElementType et = types.compound() != null
                 ? ElementType.record(types.compound())

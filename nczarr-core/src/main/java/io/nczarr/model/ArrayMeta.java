@@ -63,6 +63,32 @@ public record ArrayMeta(
         this(shape, chunks, dtype, fillValue, fortranOrder, compressor, filters, separator, null, null);
     }
 
+    /**
+     * The chunk boundaries of a Zarr v3 {@code rectilinear} chunk grid ({@link #chunks()} is then the longest
+     * chunk per dimension), or {@code null} for a regular grid.
+     */
+    public ChunkEdges edges() {
+        return v3 == null ? null : v3.edges();
+    }
+
+    /** This array cut by a regular grid of {@code chunkShape}: one chunk of a rectilinear grid as its codecs see it. */
+    public ArrayMeta withChunks(int[] chunkShape) {
+        V3Layout layout = v3 == null
+                ? null
+                : new V3Layout(v3.dataType(), v3.storedDtype(), v3.codecs(), v3.defaultKeys(), v3.separator());
+        return new ArrayMeta(
+                shape,
+                chunkShape.clone(),
+                dtype,
+                fillValue,
+                fortranOrder,
+                compressor,
+                filters,
+                separator,
+                layout,
+                compound);
+    }
+
     /** Whether this is a Zarr v3 array. */
     public boolean isV3() {
         return v3 != null;

@@ -13,9 +13,21 @@ import io.nczarr.dtype.NumpyDtype;
  * @param codecs the {@code codecs} list, encode order
  * @param defaultKeys {@code chunk_key_encoding} {@code default} ({@code c/0/1}); false for {@code v2} ({@code 0.1})
  * @param separator the key separator, {@code "/"} or {@code "."}
+ * @param edges the chunk boundaries of a {@code rectilinear} chunk grid ({@link ArrayMeta#chunks()} then holds the
+ *     longest chunk per dimension), or {@code null} for a {@code regular} grid
  */
 public record V3Layout(
-        String dataType, NumpyDtype storedDtype, JsonNode codecs, boolean defaultKeys, String separator) {
+        String dataType,
+        NumpyDtype storedDtype,
+        JsonNode codecs,
+        boolean defaultKeys,
+        String separator,
+        ChunkEdges edges) {
+
+    /** A layout on a {@code regular} chunk grid. */
+    public V3Layout(String dataType, NumpyDtype storedDtype, JsonNode codecs, boolean defaultKeys, String separator) {
+        this(dataType, storedDtype, codecs, defaultKeys, separator, null);
+    }
 
     /** The store key of the chunk at {@code idx} of the array stored under {@code arrayKey}. */
     public String chunkKey(String arrayKey, long[] idx, int rank) {

@@ -1,6 +1,7 @@
 package io.nczarr.read;
 
 import io.nczarr.chunk.ChunkShapes;
+import io.nczarr.model.ChunkEdges;
 import io.nczarr.model.VarModel;
 import java.util.Arrays;
 
@@ -8,15 +9,19 @@ import java.util.Arrays;
  * How a variable is cut into chunks, in its netCDF index space: the unit a read fetches and decodes on its own
  * ({@link #chunkShape()}: the inner chunk of a sharded array whose inner chunks can be read alone, else the
  * stored chunk), the number of chunks per dimension, and the shard shape when sharded. Edge chunks are clipped
- * to the shape. A scalar has rank 0 and one chunk.
+ * to the shape. A scalar has rank 0 and one chunk. On a zarr-extensions {@code rectilinear} grid ({@link #edges()}
+ * not {@code null}) chunks differ in length: {@link #chunkShape()} is then the longest per dimension, and the
+ * sections, {@link #chunkOf} and the grid shape follow the edges (shards of such a grid are read whole, so its unit
+ * is the stored chunk).
  *
  * @param shape the variable's shape
  * @param chunkShape the read unit per dimension
  * @param gridShape the number of chunks per dimension ({@code ceil(shape / chunkShape)})
  * @param shardShape the shard (stored object) shape when the variable is sharded into separately readable inner
  *     chunks, else {@code null}
+ * @param edges the chunk boundaries of a rectilinear grid, else {@code null}
  */
-public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] shardShape) {
+public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] shardShape, ChunkEdges edges) {
 
     public ChunkGrid {
         shape = shape.clone();
@@ -25,12 +30,21 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
         shardShape = shardShape == null ? null : shardShape.clone();
     }
 
+    /** A regular grid. */
+    public ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] shardShape) {
+        this(shape, chunkShape, gridShape, shardShape, null);
+    }
+
     /** The grid of a variable, from its metadata alone. */
     public static ChunkGrid of(VarModel var) {
         if (var.isScalar()) {
             return new ChunkGrid(new long[0], new int[0], new long[0], null);
         }
         long[] shape = var.shape();
+        ChunkEdges edges = var.array().edges();
+        if (edges != null) {
+            return new ChunkGrid(shape, var.array().chunks(), edges.gridShape(), null, edges);
+        }
         int[] inner = ChunkShapes.innerShape(var);
         int[] chunks = inner != null ? inner : var.array().chunks();
         long[] grid = new long[shape.length];
@@ -77,7 +91,12 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
         return n;
     }
 
-    /** The elements of one full chunk. */
+    /** Whether chunks differ in length (a rectilinear grid). */
+    public boolean isRectilinear() {
+        return edges != null;
+    }
+
+    /** The elements of one full chunk (the longest on a rectilinear grid). */
     public long chunkElements() {
         long n = 1;
         for (int c : chunkShape) {
@@ -143,8 +162,15 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
                 throw new IndexOutOfBoundsException("chunks " + Arrays.toString(first) + " + " + Arrays.toString(counts)
                         + " outside the grid " + Arrays.toString(gridShape));
             }
-            origin[d] = first[d] * chunkShape[d];
-            long end = Math.min(shape[d], (first[d] + counts[d]) * (long) chunkShape[d]);
+            long end;
+            if (edges != null) {
+                origin[d] = edges.start(d, first[d]);
+                long lastChunk = first[d] + counts[d] - 1;
+                end = Math.min(shape[d], edges.start(d, lastChunk) + edges.size(d, lastChunk));
+            } else {
+                origin[d] = first[d] * chunkShape[d];
+                end = Math.min(shape[d], (first[d] + counts[d]) * (long) chunkShape[d]);
+            }
             count[d] = Math.toIntExact(end - origin[d]);
         }
         return ArraySection.of(origin, count);
@@ -159,7 +185,7 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
                 throw new IndexOutOfBoundsException(
                         "point " + Arrays.toString(point) + " outside the shape " + Arrays.toString(shape));
             }
-            idx[d] = point[d] / chunkShape[d];
+            idx[d] = edges != null ? edges.chunkOf(d, point[d]) : point[d] / chunkShape[d];
         }
         return idx;
     }
@@ -176,7 +202,8 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
                 && Arrays.equals(shape, g.shape)
                 && Arrays.equals(chunkShape, g.chunkShape)
                 && Arrays.equals(gridShape, g.gridShape)
-                && Arrays.equals(shardShape, g.shardShape);
+                && Arrays.equals(shardShape, g.shardShape)
+                && java.util.Objects.equals(edges, g.edges);
     }
 
     @Override
@@ -186,7 +213,8 @@ public record ChunkGrid(long[] shape, int[] chunkShape, long[] gridShape, int[] 
 
     @Override
     public String toString() {
-        return "ChunkGrid[shape " + Arrays.toString(shape) + ", chunks " + Arrays.toString(chunkShape) + ", grid "
+        return "ChunkGrid[shape " + Arrays.toString(shape) + ", chunks "
+                + (edges != null ? edges.toString() : Arrays.toString(chunkShape)) + ", grid "
                 + Arrays.toString(gridShape) + (shardShape == null ? "" : ", shards " + Arrays.toString(shardShape))
                 + "]";
     }

@@ -78,10 +78,10 @@ class ZarrV3ReaderTest {
     void anUnknownChunkGridIsUnsupported() {
         MemoryStore s = MemoryStore.builder("mem:v3")
                 .put("zarr.json", ROOT)
-                .put("v/zarr.json", array("").replace("\"regular\"", "\"rectilinear\""))
+                .put("v/zarr.json", array("").replace("\"regular\"", "\"hexagonal\""))
                 .build();
         UnsupportedFeatureException e = assertThrows(UnsupportedFeatureException.class, () -> read(s));
-        assertTrue(e.getMessage().contains("rectilinear"), e.getMessage());
+        assertTrue(e.getMessage().contains("hexagonal"), e.getMessage());
     }
 
     @Test

@@ -240,7 +240,8 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             if (vm.type().isUnsigned()) {
                 v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
             }
-            if (!vm.isScalar()) {
+            if (!vm.isScalar() && vm.array().edges() == null) {
+                // a rectilinear grid has no one chunk shape to report
                 v.addAttribute(new Attribute(
                         CdmValues.CHUNK_SIZES, Array.factory(vm.array().chunks().clone())));
             }
