@@ -15,7 +15,9 @@ Nothing else in the references is changed. Datasets (INDEX.json lists them):
 
 * virtual/vz_nc4.json       VirtualiZarr 2.8.0 (HDFParser) over vz_nc4.nc's root group, `to_kerchunk(format="json")`:
                             float `_FillValue` as base64 in `.zattrs` ("AAAAAAA4j8A=", -999.0 as float64), zlib +
-                            shuffle chunks, a contiguous coordinate, CF attributes.
+                            shuffle chunks, a contiguous coordinate, CF attributes, a CF-packed short kept packed
+                            (`scale_factor`/`add_offset` attributes, raw values), a ubyte whose `fill_value` is the
+                            netCDF default 255, vlen strings inlined (`|O` + `vlen-utf8`).
 * virtual/vz_nc4.parq/      the same references as `to_kerchunk(format="parquet")` (fsspec's folder layout; that
                             writer is kerchunk's refs_to_dataframe, called here on the relative-target dict).
 * virtual/vz_nc4_v3.json    the same with `to_kerchunk(format="json", zarr_format=3)`: `zarr.json` keys, `numcodecs.*`
@@ -61,6 +63,16 @@ def sources():
     temp[:] = v
     cnt = d.createVariable("count", "i4", ("y", "x"), zlib=True, chunksizes=(2, 3), fill_value=-1)
     cnt[0:2, :] = np.arange(10, dtype="i4").reshape(2, 5) * 1000003 - 4000000   # row 2 never written
+    pk = d.createVariable("packed", "i2", ("x",), zlib=True, fill_value=-32767)
+    pk.scale_factor = 0.01
+    pk.add_offset = 20.0
+    pk.units = "degC"
+    pk.set_auto_maskandscale(False)     # raw values; the references keep them packed with the CF attributes
+    pk[:] = np.array([0, 100, -100, -32767, 32000], dtype="i2")
+    u8 = d.createVariable("u8", "u1", ("x",))     # no _FillValue: .zarray fill_value is the netCDF default 255
+    u8[:] = np.array([0, 1, 254, 255, 7], dtype="u1")
+    st = d.createVariable("name", str, ("x",))    # vlen strings: the references inline them (vlen-utf8)
+    st[:] = np.array(["a", "bb", "", "ccc", "\u00e9t\u00e9"], dtype=object)
     g = d.createGroup("obs")
     g.createDimension("station", 3)
     el = g.createVariable("elevation", "f8", ("station",), zlib=True)
@@ -148,7 +160,7 @@ def add_group(m, ds, gpath):
     m["groups"][gpath] = {"dimensions": {}, "attributes": {k: M.infer_zarr_attr(v) for k, v in ds.attrs.items()
                                                            if not M.is_hidden(k)}}
     for vn, v in ds.variables.items():
-        nct = M.numpy_nctype(v.dtype)
+        nct = M.numpy_nctype(v.dtype) or ("char" if v.dtype.kind == "S" and v.dtype.itemsize == 1 else "string")
         dims = []
         for d, n in zip(v.dims, v.shape):
             full = "/" + d.lstrip("/") if "/" in d else "/" + d
@@ -158,7 +170,7 @@ def add_group(m, ds, gpath):
             dims.append(full)
         attrs = {k: M.infer_zarr_attr(a) for k, a in v.attrs.items() if not M.is_hidden(k) and k != "_FillValue"}
         fv = v.attrs.get("_FillValue")
-        if fv is not None:
+        if fv is not None and nct not in ("char", "string"):   # SCHEMA: never for char/string
             attrs["_FillValue"] = M.attr_entry(nct, M.typed_values([float(fv) if nct in ("float", "double")
                                                                     else int(fv)], nct))
         m["variables"][(gpath.rstrip("/") + "/" + vn)] = {
