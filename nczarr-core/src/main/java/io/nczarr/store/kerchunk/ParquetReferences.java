@@ -33,8 +33,15 @@ import java.util.TreeMap;
  * maps a chunk key to its record.
  */
 public final class ParquetReferences {
+    /**
+     * Bare {@code NaN}/{@code Infinity} tokens are read (VirtualiZarr's Parquet writer puts xarray's {@code
+     * "_FillValue": NaN} in {@code .zmetadata}, as the JSON references hold it) and written back as tokens, not
+     * strings, so the metadata objects handed on read as they were written.
+     */
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS)
             .build();
     /** How much of the head and of the tail of a local {@code .zmetadata} is looked at for {@code record_size}. */
     private static final int SNIFF = 4096;

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Issue 22, tensorstore: arrays written by tensorstore 0.1.86's `zarr` (v2) and `zarr3` drivers, with expected
+manifests (`zarr-conformance-manifest/1`) from zarr-python 3.4.2 reading tensorstore's arrays (never from our
+reader). Own venv (pins in requirements-tensorstore.txt):
+
+    ~/.pyenv/versions/3.12.1/bin/python3 -m venv /work/venvs/tstore
+    /work/venvs/tstore/bin/pip install -r test-data/autumn-2026/requirements-tensorstore.txt
+    /work/venvs/tstore/bin/python test-data/autumn-2026/make_tensorstore.py
+
+tensorstore writes arrays only (no group node, no attributes): the root group (with a `title`) is made by
+zarr-python 3.4.2, then tensorstore creates and writes the arrays below it, then zarr-python consolidates the
+metadata (a plain HTTP server cannot list). Deterministic values. Datasets (INDEX.json lists them):
+
+* tensorstore_v3.zarr  `zarr3` driver. /sharded: int16 (6, 10), shards (4, 8) of inner chunks (2, 4) with
+                       inner `bytes` big-endian + zstd, index at the **start** with crc32c, chunk key encoding
+                       `v2` (keys `0.1`, written without a configuration), fill_value -9: one shard partly
+                       written (empty inner chunks), one never written; dimension_names y, x.
+                       /transposed: float32 (3, 4, 5) with `transpose` [2, 0, 1] + gzip, chunk key encoding
+                       `default` with separator ".", fill_value NaN, a never-written chunk, no dimension_names.
+                       /flags: bool (7,) fill_value true, chunk (3,), blosc lz4 bitshuffle, dimension_names [null].
+* tensorstore_v2.zarr  `zarr` driver. /fgrid: >f8 (5, 7) order F, dimension_separator "/", blosc zstd
+                       bitshuffle, fill_value NaN, chunks (2, 3) of which some are never written. /counts: <u4
+                       (9,) zlib, fill_value 4000000000 (written as a number), a never-written chunk. tensorstore
+                       writes no .zattrs: every axis is an anonymous `_zdim_<len>` dimension.
+* bad/tensorstore_root_array.zarr  a bare `zarr3` array with no group (what tensorstore writes when used alone):
+                       refused with a clear error ("single array").
+"""
+import os
+import shutil
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+import make as A  # noqa: E402
+import make_gdal as G  # noqa: E402  (v2_manifest, v3_manifest; make_gdal imports rasterio only inside functions)
+
+SCHEMA = A.SCHEMA
+
+
+def ts_open(base, path, driver, metadata):
+    import tensorstore as ts
+    return ts.open({"driver": driver, "kvstore": {"driver": "file", "path": base + "/"}, "path": path,
+                    "metadata": metadata, "create": True, "delete_existing": True}).result()
+
+
+def tensorstore_v3():
+    import zarr
+    path = A.fresh("tensorstore_v3.zarr")
+    zarr.open_group(path, mode="w", zarr_format=3, attributes={"title": "tensorstore zarr3"})
+    a = ts_open(path, "sharded", "zarr3", {
+        "shape": [6, 10], "data_type": "int16", "fill_value": -9,
+        "chunk_key_encoding": {"name": "v2"},
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4, 8]}},
+        "codecs": [{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2, 4],
+            "codecs": [{"name": "bytes", "configuration": {"endian": "big"}},
+                       {"name": "zstd", "configuration": {"level": 3}}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}],
+            "index_location": "start"}}],
+        "dimension_names": ["y", "x"]})
+    v = np.arange(60, dtype="i2").reshape(6, 10) * 7 - 200
+    a[0:4, :].write(v[0:4]).result()            # shards (0, 0), (0, 1)
+    a[4:6, 0:4].write(v[4:6, 0:4]).result()     # shard (1, 0): one inner chunk of four; shard (1, 1) never written
+    t = ts_open(path, "transposed", "zarr3", {
+        "shape": [3, 4, 5], "data_type": "float32", "fill_value": "NaN",
+        "chunk_key_encoding": {"name": "default", "configuration": {"separator": "."}},
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [2, 4, 5]}},
+        "codecs": [{"name": "transpose", "configuration": {"order": [2, 0, 1]}},
+                   {"name": "bytes", "configuration": {"endian": "little"}},
+                   {"name": "gzip", "configuration": {"level": 5}}]})
+    t[0:2].write((np.arange(40, dtype="f4").reshape(2, 4, 5) - 10) / 4).result()   # chunk 1.0.0 never written
+    f = ts_open(path, "flags", "zarr3", {
+        "shape": [7], "data_type": "bool", "fill_value": True,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [3]}},
+        "codecs": [{"name": "bytes"},
+                   {"name": "blosc", "configuration": {"cname": "lz4", "clevel": 5, "shuffle": "bitshuffle",
+                                                       "typesize": 1, "blocksize": 0}}],
+        "dimension_names": [None]})
+    f[0:6].write(np.array([True, False, False, True, False, True])).result()
+    zarr.consolidate_metadata(path)
+    A.write_manifest(G.v3_manifest(path, "autumn_tensorstore_v3"), "autumn_tensorstore_v3")
+
+
+def tensorstore_v2():
+    import zarr
+    path = A.fresh("tensorstore_v2.zarr")
+    zarr.open_group(path, mode="w", zarr_format=2, attributes={"title": "tensorstore zarr v2"})
+    g = ts_open(path, "fgrid", "zarr", {
+        "shape": [5, 7], "chunks": [2, 3], "dtype": ">f8", "fill_value": "NaN", "order": "F",
+        "compressor": {"id": "blosc", "cname": "zstd", "clevel": 5, "shuffle": 2, "blocksize": 0},
+        "dimension_separator": "/"})
+    g[0:4, 0:6].write(np.arange(24, dtype="f8").reshape(4, 6) / 3 - 1).result()
+    g[4:5, 6:7].write(np.array([[1e300]])).result()
+    c = ts_open(path, "counts", "zarr", {
+        "shape": [9], "chunks": [4], "dtype": "<u4", "fill_value": 4000000000, "order": "C",
+        "compressor": {"id": "zlib", "level": 6}})
+    c[0:4].write(np.array([0, 1, 4294967295, 4000000000], dtype="u4")).result()
+    c[8:9].write(np.array([7], dtype="u4")).result()   # chunk 1 never written
+    zarr.consolidate_metadata(path)
+    A.write_manifest(G.v2_manifest(path, "autumn_tensorstore_v2"), "autumn_tensorstore_v2")
+
+
+def root_array():
+    path = A.fresh(os.path.join("bad", "tensorstore_root_array.zarr"))
+    a = ts_open(path, "", "zarr3", {
+        "shape": [4], "data_type": "uint8", "fill_value": 0,
+        "chunk_grid": {"name": "regular", "configuration": {"chunk_shape": [4]}},
+        "codecs": [{"name": "bytes"}]})
+    a.write(np.arange(4, dtype="u1")).result()
+    with open(os.path.join(HERE, "bad", "tensorstore_root_array.expected.json"), "w", encoding="utf-8") as f:
+        import json
+        json.dump({"schema": SCHEMA, "name": "autumn_bad_tensorstore_root_array",
+                   "expect": {"outcome": "open_error", "mentions": ["single array"]}}, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def main():
+    tensorstore_v3()
+    tensorstore_v2()
+    root_array()
+    shutil.rmtree(os.path.join(HERE, "__pycache__"), ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
