@@ -1,6 +1,7 @@
 package io.nczarr.icechunk;
 
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.PreconditionFailedException;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.source.Origin;
@@ -287,7 +288,13 @@ public final class IcechunkStore implements Store {
                 }
                 try {
                     return targets.read(
-                            target, r.offset() + from, length, VirtualChecksums.of(r, location(), c.array(), key));
+                            target,
+                            r.offset() + from,
+                            length,
+                            VirtualChecksums.preconditions(r),
+                            VirtualChecksums.of(r, location(), c.array(), key));
+                } catch (PreconditionFailedException e) {
+                    throw VirtualChecksums.changed(location(), c.array(), key, where, e);
                 } catch (NcZarrException e) {
                     throw e.withContext(location(), key, c.array());
                 }
