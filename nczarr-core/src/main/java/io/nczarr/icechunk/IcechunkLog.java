@@ -28,7 +28,7 @@ public final class IcechunkLog {
         Selection sel = Selection.of(params, base.location());
         String id = sel.snapshotId(info, repo);
         if (info.specVersion < 2) {
-            return v1Lines(repo, sel, id, Containers.of(info.containers, params));
+            return v1Lines(repo, sel, id, Containers.of(info.containers, params, base.location()));
         }
         if (info.indexOf(id) < 0) {
             throw new NcZarrException(
@@ -49,7 +49,7 @@ public final class IcechunkLog {
         info.branches.forEach((b, s) -> out.add(String.format("  %-20s %s", b, s)));
         out.add("tags:");
         info.tags.forEach((t, s) -> out.add(String.format("  %-20s %s", t, s)));
-        containerLines(out, Containers.of(info.containers, params));
+        containerLines(out, Containers.of(info.containers, params, base.location()));
         out.add("history of " + sel + ":");
         for (RepoInfo.SnapshotEntry e : info.ancestry(id)) {
             out.add("");

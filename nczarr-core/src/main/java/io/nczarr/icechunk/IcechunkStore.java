@@ -91,7 +91,7 @@ public final class IcechunkStore implements Store {
             RepoInfo info = repo.info();
             String id = sel.snapshotId(info, repo);
             SnapshotFile snap = repo.snapshot(id);
-            Containers containers = Containers.of(info.containers, params);
+            Containers containers = Containers.of(info.containers, params, base.location());
             TrustSettings trust = resources.trust();
             List<String> allow = new ArrayList<>(trust.allow());
             allow.addAll(containers.authorizedPrefixes()); // the user authorized them: documents may reach them

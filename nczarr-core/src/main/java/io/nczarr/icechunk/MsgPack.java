@@ -48,13 +48,13 @@ final class MsgPack {
         if (t >= 0xe0) {
             return F.numberNode((byte) t);
         }
-        if (t >= 0x80 && t <= 0x8f) {
+        if (t <= 0x8f) { // 0x80..0x8f
             return map(t & 0x0f, depth);
         }
-        if (t >= 0x90 && t <= 0x9f) {
+        if (t <= 0x9f) { // 0x90..0x9f
             return array(t & 0x0f, depth);
         }
-        if (t >= 0xa0 && t <= 0xbf) {
+        if (t <= 0xbf) { // 0xa0..0xbf
             return F.textNode(str(t & 0x1f));
         }
         switch (t) {
