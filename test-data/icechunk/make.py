@@ -26,7 +26,10 @@ Repositories (INDEX.json lists the datasets; one dataset per snapshot selection)
 * spec1.icechunk     the same kinds of chunks in an Icechunk 1.x-format repository (spec version 1: refs/branch.main/
                     ref.json, no repo info object), written by icechunk 2.3.0 with spec_version=1; main and tag t1.
 
-`make.py NAME...` rewrites only those repositories (native, virtual, spec1).
+* spec1v.icechunk    spec 1 with a virtual chunk container in config.yaml named by its URL prefix, virtual refs
+                    into virt_src.nc and commit metadata; spec1v.log.json is icechunk's ancestry() of main.
+
+`make.py NAME...` rewrites only those repositories (native, virtual, spec1, spec1_virtual).
 
 Deterministic values (fixed arrays, no randomness); ids and timestamps differ between runs (icechunk makes
 random ids), so the Java tests never hard-code an id: they read them from the expected `*.refs.json`.
@@ -246,9 +249,55 @@ def spec1():
         write_json(manifest(ro.store, "icechunk_spec1_" + name), "icechunk_spec1_%s.expected.json" % name)
 
 
+def spec1_virtual():
+    """Spec 1 (icechunk 1.x format) with what 1.x repositories hold beyond spec1.icechunk: a virtual chunk
+    container in config.yaml keyed by its URL prefix (no name: how icechunk's set_virtual_chunk_container and
+    VirtualiZarr 2.x declare them), virtual refs into virt_src.nc, and commit metadata (MessagePack in spec 1).
+    The expected log (spec1v.log.json) is icechunk's ancestry() of main."""
+    import icechunk as ic
+    import zarr
+    from zarr.codecs import BytesCodec
+    import h5py
+    with h5py.File(os.path.join(HERE, "virt_src.nc"), "r") as h:  # the committed file, not rewritten
+        flat_off = h["flat"].id.get_offset()
+    if os.path.islink(SRC_LINK):
+        os.remove(SRC_LINK)
+    os.symlink(HERE, SRC_LINK)
+    try:
+        path = fresh("spec1v.icechunk")
+        config = ic.RepositoryConfig.default()
+        config.set_virtual_chunk_container(ic.VirtualChunkContainer(SRC_PREFIX, ic.local_filesystem_store(SRC_LINK)))
+        repo = ic.Repository.create(ic.local_filesystem_storage(path), config=config, spec_version=1)
+        s = repo.writable_session("main")
+        root = zarr.group(store=s.store, zarr_format=3, attributes={"title": "icechunk spec 1 virtual"})
+        root.create_array("flat", shape=(4, 6), chunks=(2, 6), dtype="f4", fill_value=0.0,
+                          serializer=BytesCodec(endian="little"), compressors=None, dimension_names=["t", "x"])
+        for i in range(2):
+            s.store.set_virtual_ref("flat/c/%d/0" % i, SRC_PREFIX + "virt_src.nc", offset=flat_off + i * 48,
+                                    length=48)
+        c1 = s.commit("spec 1 virtual: first", metadata={"author": "nczarr-test", "n": 3,
+                                                         "nested": {"x": [1, 2.5, None, True]}})
+        repo.create_tag("t1", c1)
+        s = repo.writable_session("main")
+        g = zarr.open_group(store=s.store, mode="r+")
+        n = g.create_array("native", shape=(3,), chunks=(3,), dtype="i4", dimension_names=["n"])
+        n[:] = np.array([7, -8, 9], dtype="i4")
+        s.commit("spec 1 virtual: second\nwith two lines", metadata={"note": "caf\u00e9", "big": 2 ** 40})
+        auth = {SRC_PREFIX: ic.credentials.LocalFileSystemAccess}
+        ro = ic.Repository.open(ic.local_filesystem_storage(path), authorize_virtual_chunk_access=auth)
+        write_json(manifest(ro.readonly_session(branch="main").store, "icechunk_spec1v_main"),
+                   "icechunk_spec1v_main.expected.json")
+        log = [{"id": a.id, "parent_id": a.parent_id, "written_at": a.written_at.isoformat(), "message": a.message,
+                "metadata": a.metadata} for a in ro.ancestry(branch="main")]
+        write_json({"repository": "spec1v.icechunk", "branches": {"main": log[0]["id"]}, "tags": {"t1": c1},
+                    "containers": {SRC_PREFIX: SRC_PREFIX}, "main_log": log}, "spec1v.log.json")
+    finally:
+        os.remove(SRC_LINK)
+
+
 def main():
     only = sys.argv[1:]
-    for f in (native, virtual, spec1):
+    for f in (native, virtual, spec1, spec1_virtual):
         if not only or f.__name__ in only:
             f()
 

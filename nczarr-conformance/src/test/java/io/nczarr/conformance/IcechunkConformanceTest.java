@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Issue 23: Icechunk repositories written by icechunk 2.3.0 (test-data/icechunk, make.py) read equal to what
  * icechunk + zarr-python read, for each snapshot selection (main, tag v1, branch dev) and with virtual chunks
- * in a netCDF-4 file, from the directory, over the loopback HTTP server and from loopback S3.
+ * in a netCDF-4 file (containers named or declared by URL prefix, spec 2 and spec 1), from the directory,
+ * over the loopback HTTP server and from loopback S3.
  */
 class IcechunkConformanceTest {
     static final String BUCKET = "icechunk";
@@ -55,6 +56,10 @@ class IcechunkConformanceTest {
         String rest = amp < 0 ? "" : f.substring(amp);
         if (e.category().equals("icechunk-virtual")) {
             rest += "&icechunk.container.src=" + sourcePrefix;
+        } else if (e.category().equals("icechunk-virtual-prefix")) {
+            // a container named by its URL prefix (spec-1 config.yaml, VirtualiZarr 2.x): authorized and mapped
+            // by that prefix
+            rest += "&icechunk.container=file:///nczarr-icechunk-src/=" + sourcePrefix;
         }
         return rest;
     }

@@ -28,7 +28,7 @@ public final class IcechunkLog {
         Selection sel = Selection.of(params, base.location());
         String id = sel.snapshotId(info, repo);
         if (info.specVersion < 2) {
-            return v1Lines(repo, sel, id);
+            return v1Lines(repo, sel, id, Containers.of(info.containers, params, base.location()));
         }
         if (info.indexOf(id) < 0) {
             throw new NcZarrException(
@@ -49,19 +49,7 @@ public final class IcechunkLog {
         info.branches.forEach((b, s) -> out.add(String.format("  %-20s %s", b, s)));
         out.add("tags:");
         info.tags.forEach((t, s) -> out.add(String.format("  %-20s %s", t, s)));
-        Containers cs = Containers.of(info.containers, params);
-        if (!cs.all().isEmpty()) {
-            out.add("virtual chunk containers:");
-            for (Containers.Container c : cs.all()) {
-                out.add(String.format(
-                        "  %-20s %s%s",
-                        c.name(),
-                        c.declared(),
-                        !c.authorized()
-                                ? " (not authorized)"
-                                : c.readAt().equals(c.declared()) ? " (authorized)" : " -> " + c.readAt()));
-            }
-        }
+        containerLines(out, Containers.of(info.containers, params, base.location()));
         out.add("history of " + sel + ":");
         for (RepoInfo.SnapshotEntry e : info.ancestry(id)) {
             out.add("");
@@ -78,7 +66,7 @@ public final class IcechunkLog {
      * Spec 1: the refs are objects ({@code refs/branch.B/ref.json}, found by listing where the store lists),
      * the history the chain of the snapshots' parents (one read per commit).
      */
-    private static List<String> v1Lines(Repository repo, Selection sel, String id) throws IOException {
+    private static List<String> v1Lines(Repository repo, Selection sel, String id, Containers cs) throws IOException {
         List<String> out = new ArrayList<>();
         out.add("repository " + repo.location() + " (Icechunk spec 1)");
         Map<String, List<String>> names = new TreeMap<>();
@@ -94,6 +82,7 @@ public final class IcechunkLog {
                 }
             }
         }
+        containerLines(out, cs);
         out.add("history of " + sel + ":");
         String next = id;
         for (int n = 0; next != null && n < 100_000; n++) {
@@ -103,9 +92,26 @@ public final class IcechunkLog {
             out.add("snapshot " + s.id + (at == null ? "" : " (" + String.join(", ", at) + ")"));
             out.add("Date:   " + RepoInfo.SnapshotEntry.timeOf(s.flushedAtMicros));
             out.add("    " + s.message.replace("\n", "\n    "));
+            s.metadata.forEach((k, v) -> out.add("    " + k + ": " + v));
             next = s.parentId;
         }
         return out;
+    }
+
+    private static void containerLines(List<String> out, Containers cs) {
+        if (cs.all().isEmpty()) {
+            return;
+        }
+        out.add("virtual chunk containers:");
+        for (Containers.Container c : cs.all()) {
+            out.add(String.format(
+                    "  %-20s %s%s",
+                    c.name(),
+                    c.declared(),
+                    !c.authorized()
+                            ? " (not authorized)"
+                            : c.readAt().equals(c.declared()) ? " (authorized)" : " -> " + c.readAt()));
+        }
     }
 
     /** One line: which snapshot {@code url} selects, its time and message (one read: the repo info). */

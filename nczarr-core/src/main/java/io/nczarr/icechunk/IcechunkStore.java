@@ -1,6 +1,7 @@
 package io.nczarr.icechunk;
 
 import io.nczarr.error.NcZarrException;
+import io.nczarr.error.PreconditionFailedException;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.source.Origin;
@@ -90,7 +91,7 @@ public final class IcechunkStore implements Store {
             RepoInfo info = repo.info();
             String id = sel.snapshotId(info, repo);
             SnapshotFile snap = repo.snapshot(id);
-            Containers containers = Containers.of(info.containers, params);
+            Containers containers = Containers.of(info.containers, params, base.location());
             TrustSettings trust = resources.trust();
             List<String> allow = new ArrayList<>(trust.allow());
             allow.addAll(containers.authorizedPrefixes()); // the user authorized them: documents may reach them
@@ -287,7 +288,13 @@ public final class IcechunkStore implements Store {
                 }
                 try {
                     return targets.read(
-                            target, r.offset() + from, length, VirtualChecksums.of(r, location(), c.array(), key));
+                            target,
+                            r.offset() + from,
+                            length,
+                            VirtualChecksums.preconditions(r),
+                            VirtualChecksums.of(r, location(), c.array(), key));
+                } catch (PreconditionFailedException e) {
+                    throw VirtualChecksums.changed(location(), c.array(), key, where, e);
                 } catch (NcZarrException e) {
                     throw e.withContext(location(), key, c.array());
                 }

@@ -10,8 +10,9 @@ import java.util.function.Function;
 /**
  * The Icechunk settings of one open: the URL fragment's keys, over the options' (system) properties for hosts
  * whose URLs carry no fragment — {@value #BRANCH}, {@value #TAG}, {@value #SNAPSHOT} (used only when the
- * fragment selects no snapshot) and {@value #CONTAINERS} ({@code NAME=URL_PREFIX,...}; a fragment key {@code
- * icechunk.container.NAME} wins for its name).
+ * fragment selects no snapshot) and {@value #CONTAINERS} ({@code NAME=URL_PREFIX,...}, a fragment key {@code
+ * icechunk.container.NAME} wins for its name; an entry {@code PREFIX} or {@code PREFIX=READ_PREFIX} whose first
+ * part is a URL authorizes by prefix, with the fragment's {@code icechunk.container=...}).
  */
 final class Parameters {
     static final String BRANCH = "nczarr.icechunk.branch";
@@ -24,6 +25,7 @@ final class Parameters {
     static Map<String, String> of(Map<String, String> fragment, Function<String, String> properties, String repository)
             throws NcZarrException {
         Map<String, String> out = new LinkedHashMap<>();
+        StringBuilder prefixes = new StringBuilder();
         String containers = properties.apply(CONTAINERS);
         if (containers != null) {
             for (String part : containers.split(",")) {
@@ -31,6 +33,11 @@ final class Parameters {
                     continue;
                 }
                 int eq = part.indexOf('=');
+                if (eq < 0 ? part.contains(":") : part.substring(0, eq).contains(":")) {
+                    // a URL prefix (PREFIX or PREFIX=READ_PREFIX): the containers named by their prefix
+                    prefixes.append(prefixes.length() == 0 ? "" : ",").append(part.strip());
+                    continue;
+                }
                 if (eq <= 0 || eq == part.length() - 1) {
                     throw new NcZarrException(
                             repository,
@@ -55,6 +62,9 @@ final class Parameters {
             }
         }
         out.putAll(fragment);
+        if (prefixes.length() > 0) {
+            out.merge(Containers.PREFIX_KEY, prefixes.toString(), (f, p) -> f + "," + p);
+        }
         return out;
     }
 }

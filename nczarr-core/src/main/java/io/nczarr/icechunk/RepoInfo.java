@@ -49,8 +49,8 @@ final class RepoInfo {
     }
 
     /** A spec-1 repository: no repo info object (refs are objects of their own; containers in config.yaml). */
-    static RepoInfo v1() {
-        return new RepoInfo(1, Map.of(), Map.of(), List.of(), Map.of());
+    static RepoInfo v1(Map<String, String> containers) {
+        return new RepoInfo(1, Map.of(), Map.of(), List.of(), containers);
     }
 
     static RepoInfo parse(FlatBuf fb) throws MetadataException {
@@ -109,6 +109,26 @@ final class RepoInfo {
             String name = fb.string(fb.required(t, 0, "MetadataItem.name"), "MetadataItem.name");
             byte[] v = fb.bytes(fb.required(t, 1, "MetadataItem.value"), "MetadataItem.value");
             out.put(name, flexText(fb, v, "metadata '" + name + "'"));
+        }
+        return out;
+    }
+
+    /** Commit metadata of a spec-1 snapshot (each value MessagePack) as JSON text, in the stored order. */
+    static Map<String, String> v1Metadata(FlatBuf fb, int vec) throws MetadataException {
+        if (vec == 0) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        int n = fb.length(vec, 4, "metadata");
+        for (int i = 0; i < n; i++) {
+            int t = fb.tableAt(vec, i, "metadata");
+            String name = fb.string(fb.required(t, 0, "MetadataItem.name"), "MetadataItem.name");
+            byte[] v = fb.bytes(fb.required(t, 1, "MetadataItem.value"), "MetadataItem.value");
+            try {
+                out.put(name, MsgPack.toJson(v));
+            } catch (IllegalArgumentException e) {
+                throw fb.bad("metadata '" + name + "': " + e.getMessage());
+            }
         }
         return out;
     }

@@ -42,15 +42,17 @@ final class Repository {
 
     /**
      * The repo info ({@code repo}); for a spec-1 repository (no such object; {@code refs/branch.main/ref.json} or
-     * {@code config.yaml} instead) an empty spec-1 one: its refs are objects of their own ({@link #v1Ref}).
+     * {@code config.yaml} instead) a spec-1 one with only the containers of its {@code config.yaml} ({@link
+     * V1Config}): its refs are objects of their own ({@link #v1Ref}).
      */
     RepoInfo info() throws IOException {
         Optional<byte[]> b = root.get("repo", limit);
         if (b.isEmpty()) {
-            if (root.get("refs/branch.main/ref.json", limit).isPresent()
-                    || root.get("config.yaml", limit).isPresent()) {
+            Optional<byte[]> config = root.get(V1Config.KEY, limit);
+            if (config.isPresent()
+                    || root.get("refs/branch.main/ref.json", limit).isPresent()) {
                 specVersion = 1;
-                return RepoInfo.v1();
+                return RepoInfo.v1(config.isEmpty() ? Map.of() : V1Config.containers(config.get(), location()));
             }
             throw new StoreException(
                     location(), "repo", "not an Icechunk repository: it has no repo object", false, null);

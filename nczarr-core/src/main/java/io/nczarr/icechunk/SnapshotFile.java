@@ -70,8 +70,9 @@ final class SnapshotFile {
         }
         long at = fb.u64Field(root, 3, 0, "Snapshot.flushed_at");
         String message = fb.string(fb.required(root, 4, "Snapshot.message"), "Snapshot.message");
-        Map<String, String> metadata =
-                specVersion >= 2 ? RepoInfo.metadata(fb, fb.ref(root, 5, "Snapshot.metadata")) : Map.of();
+        Map<String, String> metadata = specVersion >= 2
+                ? RepoInfo.metadata(fb, fb.ref(root, 5, "Snapshot.metadata"))
+                : RepoInfo.v1Metadata(fb, fb.ref(root, 5, "Snapshot.metadata"));
         int parent = fb.field(root, 1, "Snapshot.parent_id");
         String parentId = parent == 0 ? null : Crockford.encode(fb.struct(parent, 12, "Snapshot.parent_id"));
         return new SnapshotFile(id, parentId, at, message, metadata, nodes);

@@ -1,6 +1,7 @@
 package io.nczarr.s3;
 
 import io.nczarr.http.Deadline;
+import io.nczarr.http.ReadPreconditions;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,10 +102,22 @@ final class DirectGets implements Closeable {
      * @throws WrongRegion when AWS redirects the bucket to another region
      */
     ResponseInputStream<GetObjectResponse> get(String bucket, String key, String range, Deadline d) {
+        return get(bucket, key, range, ReadPreconditions.NONE, d);
+    }
+
+    /** As above, with {@code If-Match} / {@code If-Unmodified-Since} from {@code pre}. */
+    ResponseInputStream<GetObjectResponse> get(
+            String bucket, String key, String range, ReadPreconditions pre, Deadline d) {
         SdkHttpFullRequest.Builder b =
                 SdkHttpFullRequest.builder().method(SdkHttpMethod.GET).uri(objectUri(bucket, key));
         if (range != null) {
             b.putHeader("Range", range);
+        }
+        if (pre.ifMatch() != null) {
+            b.putHeader("If-Match", pre.ifMatch());
+        }
+        if (pre.ifUnmodifiedSince() != null) {
+            b.putHeader("If-Unmodified-Since", pre.ifUnmodifiedSinceHeader());
         }
         SdkHttpRequest request = sign(b.build());
         ExecutableHttpRequest call = http.prepareRequest(

@@ -3,6 +3,7 @@ package io.nczarr.s3;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.Deadline;
 import io.nczarr.http.RetryPolicy;
+import io.nczarr.http.ReadPreconditions;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import java.io.Closeable;
 import java.io.IOException;
@@ -168,10 +169,19 @@ public final class S3Bucket implements Closeable {
      * @throws java.io.FileNotFoundException when the object does not exist
      */
     public RangeRead readRange(String key, long offset, byte[] buf, int off, int len) throws IOException {
+        return readRange(key, offset, buf, off, len, ReadPreconditions.NONE);
+    }
+
+    /**
+     * As above, the GET sent with {@code pre} ({@code ifMatch}, {@code ifUnmodifiedSince}): a changed object is a
+     * {@link io.nczarr.error.PreconditionFailedException} (412), not retried.
+     */
+    public RangeRead readRange(String key, long offset, byte[] buf, int off, int len, ReadPreconditions pre)
+            throws IOException {
         if (offset < 0 || len <= 0 || off < 0 || off + len > buf.length) {
             throw new IllegalArgumentException("bad range " + offset + "+" + len);
         }
-        S3Gets.Ranged r = retries.run("S3 GET", url(key), d -> gets.rangeOnce(key, offset, len, buf, off, d));
+        S3Gets.Ranged r = retries.run("S3 GET", url(key), d -> gets.rangeOnce(key, offset, len, buf, off, pre, d));
         return new RangeRead(r.bytes(), r.objectLength(), r.eTag(), r.lastModified());
     }
 

@@ -1,7 +1,9 @@
 package io.nczarr.s3;
 
+import io.nczarr.error.PreconditionFailedException;
 import io.nczarr.http.ContentRange;
 import io.nczarr.http.Deadline;
+import io.nczarr.http.ReadPreconditions;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import io.nczarr.s3.S3Failures.RangeNotSatisfiable;
 import java.io.IOException;
@@ -150,10 +152,16 @@ final class S3Gets {
      * {@code null}.
      */
     Ranged rangeOnce(String key, long offset, int len, byte[] buf, int off, Deadline d) throws IOException {
+        return rangeOnce(key, offset, len, buf, off, ReadPreconditions.NONE, d);
+    }
+
+    /** As above, sent with {@code pre}: a 412 is a {@link PreconditionFailedException}. */
+    Ranged rangeOnce(String key, long offset, int len, byte[] buf, int off, ReadPreconditions pre, Deadline d)
+            throws IOException {
         try {
             ResponseInputStream<GetObjectResponse> in;
             try {
-                in = open(key, "bytes=" + offset + "-" + (offset + len - 1), d);
+                in = open(key, "bytes=" + offset + "-" + (offset + len - 1), pre, d);
             } catch (RangeNotSatisfiable e) {
                 return new Ranged(-1, -1, null, null, 0);
             }
@@ -214,11 +222,16 @@ final class S3Gets {
      * once the headers are in; a 404 is {@link NoSuchObject}, a 416 {@link RangeNotSatisfiable}.
      */
     private ResponseInputStream<GetObjectResponse> open(String key, String range, Deadline d) throws IOException {
+        return open(key, range, ReadPreconditions.NONE, d);
+    }
+
+    private ResponseInputStream<GetObjectResponse> open(String key, String range, ReadPreconditions pre, Deadline d)
+            throws IOException {
         try {
             DirectGets g = direct;
             if (g != null) {
                 try {
-                    return g.get(bucket, key, range, d);
+                    return g.get(bucket, key, range, pre, d);
                 } catch (DirectGets.WrongRegion e) {
                     direct = null; // the SDK's client follows AWS's redirects
                 }
@@ -228,6 +241,12 @@ final class S3Gets {
             if (range != null) {
                 b.range(range);
             }
+            if (pre.ifMatch() != null) {
+                b.ifMatch(pre.ifMatch());
+            }
+            if (pre.ifUnmodifiedSince() != null) {
+                b.ifUnmodifiedSince(pre.ifUnmodifiedSince());
+            }
             return client.getObject(b.build());
         } catch (S3Exception e) {
             if (S3Failures.isMissingObject(e)) {
@@ -235,6 +254,9 @@ final class S3Gets {
             }
             if (e.statusCode() == 416) {
                 throw new RangeNotSatisfiable();
+            }
+            if (e.statusCode() == 412 && !pre.isEmpty()) {
+                throw new PreconditionFailedException(failures.url(key), "GET " + range + " with " + pre.describe());
             }
             throw e;
         }

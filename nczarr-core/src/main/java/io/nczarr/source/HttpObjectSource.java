@@ -3,32 +3,26 @@ package io.nczarr.source;
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.http.BodySink;
-import io.nczarr.http.ContentEncodings;
 import io.nczarr.http.ContentRange;
 import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpStatusErrors;
 import io.nczarr.http.ObjectValidators;
-import io.nczarr.http.RangeAnswers;
+import io.nczarr.http.ReadPreconditions;
 import io.nczarr.http.RequestStats;
 import io.nczarr.http.RetryPolicy;
 import io.nczarr.http.TimedExchange;
-import io.nczarr.http.auth.Redirects;
 import io.nczarr.http.auth.RequestAuth;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.file.AccessDeniedException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * The {@link ObjectSource} over plain HTTP(S) with the JDK {@link HttpClient}: THREDDS {@code fileServer}, nginx,
@@ -67,11 +61,10 @@ public final class HttpObjectSource implements ObjectSource {
     private final URI uri;
     private final String location;
     private final HttpSourceSettings config;
-    private final TimedExchange exchange;
     private final RetryPolicy retries;
     private final ObjectValidators object = new ObjectValidators();
     private final RequestStats stats = new RequestStats();
-    private final RangeAnswers answers;
+    private final HttpRangeRequests requests;
     /** Serialises length probes (HEAD) so concurrent first callers send one. */
     private final Object probeLock = new Object();
     /** The whole object, when the server ignores Range and the object is small enough. */
@@ -83,14 +76,14 @@ public final class HttpObjectSource implements ObjectSource {
     /** The user's credentials where the trust rules bind them to this URL (a credentialed read follows its redirects hop by hop). */
     private final RequestAuth auth;
 
-    private HttpObjectSource(URI uri, HttpSourceSettings config, HttpClient client, RequestAuth auth) {
+    private HttpObjectSource(
+            URI uri, HttpSourceSettings config, HttpClient client, RequestAuth auth, ReadPreconditions preconditions) {
         this.uri = uri;
         this.client = client;
         this.auth = auth;
         this.config = config;
         this.location = Redaction.redact(uri);
-        this.answers = new RangeAnswers(config.wholeObjectLimit(), config.rangeIgnoredAdvice(), stats, object);
-        this.exchange = new TimedExchange(client, config.requestTimeout(), location, config.timeoutProperty());
+        this.requests = new HttpRangeRequests(uri, location, config, client, auth, object, stats, preconditions);
         // a timed-out request already took all the time the user allows for one: trying again would
         // multiply that wait
         this.retries = new RetryPolicy(
@@ -142,7 +135,18 @@ public final class HttpObjectSource implements ObjectSource {
                 throw new IllegalArgumentException(e.getReason() + ": " + Redaction.redact(uri));
             }
         }
-        return new HttpObjectSource(uri, config, client, auth);
+        return new HttpObjectSource(uri, config, client, auth, ReadPreconditions.NONE);
+    }
+
+    /**
+     * A new source of the same object whose ranged GETs carry {@code preconditions} ({@code If-Match}, {@code
+     * If-Unmodified-Since}): a changed object answers 412, a {@link io.nczarr.error.PreconditionFailedException},
+     * before any of its bytes are sent. Its length, validators and counters are its own.
+     */
+    @Override
+    public HttpObjectSource withPreconditions(ReadPreconditions preconditions) {
+        Objects.requireNonNull(preconditions, "preconditions");
+        return new HttpObjectSource(uri, config, client, auth, preconditions);
     }
 
     @Override
@@ -202,7 +206,7 @@ public final class HttpObjectSource implements ObjectSource {
         ensureOpen();
         synchronized (probeLock) {
             if (object.length() < 0) {
-                long h = retries.run("HEAD", this::headOnce, this::beforeRetry);
+                long h = retries.run("HEAD", requests::headOnce, this::beforeRetry);
                 if (h >= 0) {
                     object.learnLength(h);
                 } else {
@@ -248,8 +252,7 @@ public final class HttpObjectSource implements ObjectSource {
             int n = fromWhole(at, buf, pos, want - done);
             if (n == Integer.MIN_VALUE) {
                 int count = want - done;
-                n = retries.run(
-                        "GET " + rangeText(at, count), () -> rangeGetOnce(at, buf, pos, count), this::beforeRetry);
+                n = retries.run("GET " + rangeText(at, count), () -> rangeGet(at, buf, pos, count), this::beforeRetry);
             }
             if (n < 0) {
                 long length = object.length();
@@ -271,6 +274,24 @@ public final class HttpObjectSource implements ObjectSource {
             }
         }
         return done;
+    }
+
+    /** One ranged GET; a whole object (Range ignored) is kept and served from. */
+    private int rangeGet(long offset, byte[] buf, int off, int len) throws IOException {
+        HttpRangeRequests.Answer a = requests.rangeGetOnce(offset, buf, off, len);
+        if (a.whole() == null) {
+            return a.count();
+        }
+        byte[] data = a.whole();
+        object.learnLength(data.length);
+        whole = data;
+        LOG.log(
+                System.Logger.Level.WARNING,
+                "{0}: the server ignores HTTP Range requests (answered 200 to"
+                        + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
+                location,
+                String.valueOf(data.length));
+        return fromWhole(offset, buf, off, len);
     }
 
     /** Serves from the whole-object copy; {@code Integer.MIN_VALUE} if there is none. */
@@ -311,90 +332,5 @@ public final class HttpObjectSource implements ObjectSource {
 
     static String rangeText(long offset, long len) {
         return "bytes=" + offset + "-" + (offset + len - 1);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // one request
-
-    /** One request: anonymous through the client, or credentialed hop by hop ({@link RequestAuth}). */
-    private TimedExchange.Result send(
-            Function<URI, HttpRequest.Builder> request,
-            Function<HttpResponse.ResponseInfo, BodySink> sinks,
-            String what)
-            throws IOException {
-        RequestAuth.Chain chain = auth.start(uri);
-        if (chain == null) {
-            return exchange.send(request.apply(uri).build(), sinks, what);
-        }
-        return Redirects.send(chain, client, config.requestTimeout(), uri, request, sinks, what);
-    }
-
-    /** One ranged GET. Returns the bytes stored (>= 1), or -1 when the offset is past the end. */
-    private int rangeGetOnce(long offset, byte[] buf, int off, int len) throws IOException {
-        long end = offset + len - 1; // inclusive: bytes=a-b names b - a + 1 bytes
-        Function<URI, HttpRequest.Builder> request = at -> HttpRequest.newBuilder(at)
-                .GET()
-                .header("Range", "bytes=" + offset + "-" + end)
-                .header(ContentEncodings.ACCEPT, ContentEncodings.IDENTITY)
-                .timeout(config.requestTimeout());
-        String what = "GET bytes=" + offset + "-" + end;
-        stats.countGet();
-        TimedExchange.Result r = send(request, info -> answers.sinkFor(info, offset, end, buf, off), what);
-        switch (r.status()) {
-            case 206:
-                return ((BodySink.IntoArray) r.sink()).count();
-            case 200: {
-                byte[] data = ((BodySink.WholeObject) r.sink()).data();
-                object.learnLength(data.length);
-                whole = data;
-                LOG.log(
-                        System.Logger.Level.WARNING,
-                        "{0}: the server ignores HTTP Range requests (answered 200 to"
-                                + " a ranged GET); the whole object ({1} bytes) was read once and is kept in memory",
-                        location,
-                        String.valueOf(data.length));
-                return fromWhole(offset, buf, off, len);
-            }
-            case 416: {
-                long total = ContentRange.unsatisfiedTotal(
-                        r.response().headers().firstValue("Content-Range").orElse(null));
-                if (total >= 0) {
-                    object.learnLength(total);
-                }
-                long length = object.length();
-                if (length >= 0 && offset >= length) {
-                    return -1;
-                }
-                throw new StoreException(
-                        location,
-                        null,
-                        "HTTP 416 Range Not Satisfiable for " + what + " although the object has " + length + " bytes",
-                        false,
-                        null);
-            }
-            default:
-                throw HttpStatusErrors.of(location, r.status(), ((BodySink.ErrorText) r.sink()).text(), what);
-        }
-    }
-
-    /** One HEAD. Returns the Content-Length, or -1 when HEAD is refused or tells none. */
-    private long headOnce() throws IOException {
-        Function<URI, HttpRequest.Builder> request = at -> HttpRequest.newBuilder(at)
-                .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .timeout(config.requestTimeout());
-        stats.countHead();
-        TimedExchange.Result r = send(request, info -> new BodySink.Discard(), "HEAD");
-        int status = r.status();
-        if (status == 200) {
-            HttpHeaders h = r.response().headers();
-            object.note(
-                    h.firstValue("ETag").orElse(null),
-                    h.firstValue("Last-Modified").orElse(null));
-            return h.firstValueAsLong("Content-Length").orElse(-1);
-        }
-        if (status == 403 || status == 405 || status == 501 || status == 400) {
-            return -1; // presigned GET URLs refuse HEAD (403); some servers do not implement it
-        }
-        throw HttpStatusErrors.of(location, status, "", "HEAD");
     }
 }

@@ -103,6 +103,17 @@ public interface ObjectSource extends Closeable {
         return null;
     }
 
+    /**
+     * This object with its ranged reads made conditional on {@code preconditions} where the backend can send
+     * them (HTTP: {@code If-Match}, {@code If-Unmodified-Since}; S3: {@code ifMatch}, {@code ifUnmodifiedSince}):
+     * a changed object then fails the read with a {@link io.nczarr.error.PreconditionFailedException} before
+     * any of its bytes are transferred. The default (a local file) is this source, unconditioned: the caller
+     * checks {@link #lastModified()} after reading. The caller closes both (one source when nothing changed).
+     */
+    default ObjectSource withPreconditions(io.nczarr.http.ReadPreconditions preconditions) {
+        return this;
+    }
+
     /** Request counters (GETs, HEADs, bytes, retries). */
     RequestStats stats();
 

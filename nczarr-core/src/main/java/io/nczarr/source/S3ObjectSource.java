@@ -2,6 +2,7 @@ package io.nczarr.source;
 
 import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
+import io.nczarr.http.ReadPreconditions;
 import io.nczarr.http.RequestStats;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.s3.S3Bucket;
@@ -34,6 +35,7 @@ public final class S3ObjectSource implements ObjectSource {
     private volatile String etag;
     private volatile long lastModified;
     private volatile boolean closed;
+    private final ReadPreconditions preconditions;
 
     /** Whether {@link #close} gives the bucket back (false: the bucket is shared, its owner closes it). */
     private final boolean ownsBucket;
@@ -44,6 +46,11 @@ public final class S3ObjectSource implements ObjectSource {
     }
 
     private S3ObjectSource(S3Bucket bucket, String key, boolean ownsBucket) {
+        this(bucket, key, ownsBucket, ReadPreconditions.NONE);
+    }
+
+    private S3ObjectSource(S3Bucket bucket, String key, boolean ownsBucket, ReadPreconditions preconditions) {
+        this.preconditions = preconditions;
         this.bucket = bucket;
         this.key = key;
         this.ownsBucket = ownsBucket;
@@ -78,6 +85,15 @@ public final class S3ObjectSource implements ObjectSource {
             throw new StoreException(loc.url(), null, NO_KEY, false, null);
         }
         return new S3ObjectSource(S3Bucket.open(settings, pool), loc.key(), true);
+    }
+
+    /**
+     * A source of the same object (on the same bucket, which it leaves open) whose ranged GETs carry {@code
+     * preconditions}: a changed object answers 412, a {@link io.nczarr.error.PreconditionFailedException}.
+     */
+    @Override
+    public S3ObjectSource withPreconditions(ReadPreconditions preconditions) {
+        return new S3ObjectSource(bucket, key, false, Objects.requireNonNull(preconditions, "preconditions"));
     }
 
     @Override
@@ -130,7 +146,7 @@ public final class S3ObjectSource implements ObjectSource {
         stats.countGet();
         S3Bucket.RangeRead r;
         try {
-            r = bucket.readRange(key, offset, buf, off, len);
+            r = bucket.readRange(key, offset, buf, off, len, preconditions);
         } catch (IOException e) {
             throw SourceFailures.of(location(), e);
         }

@@ -34,6 +34,9 @@ public final class SourceFailures {
 
     /** A backend's failure (the S3 bucket classifies its own) as this source reports it. */
     public static IOException of(String location, IOException e) {
+        if (e instanceof io.nczarr.error.PreconditionFailedException p) {
+            return p.dataset() == null ? p.withContext(location, null, null) : p;
+        }
         if (e instanceof StoreException s) {
             // the bucket names the object by its URL, which is this source's location: keep its text once
             return s.dataset() == null ? new StoreException(location, null, s.detail(), s.isRetryable(), s) : s;

@@ -5,6 +5,7 @@ import io.nczarr.error.Redaction;
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.http.HttpSettings;
+import io.nczarr.http.ReadPreconditions;
 import io.nczarr.source.HttpSourceSettings;
 import io.nczarr.source.ObjectSource;
 import io.nczarr.source.ObjectSources;
@@ -83,23 +84,44 @@ public final class ReferenceTargets implements Closeable {
 
     /** As {@link #read(URI, long, int)}, then {@code after} (when not null) checks the object that answered. */
     public byte[] read(URI target, long offset, int length, AfterRead after) throws IOException {
-        try (ObjectSource src = open(target)) {
-            byte[] b = new byte[length];
-            int done = 0;
-            while (done < length) {
-                int n = src.read(offset + done, b, done, length - done);
-                if (n <= 0) {
-                    throw pastEnd(target, offset, length, offset + done);
+        return read(target, offset, length, ReadPreconditions.NONE, after);
+    }
+
+    /**
+     * As {@link #read(URI, long, int, AfterRead)}, the ranged reads sent with {@code pre} where the backend can
+     * ({@link ObjectSource#withPreconditions}): a changed object is then a {@link
+     * io.nczarr.error.PreconditionFailedException} and nothing of it is transferred.
+     */
+    public byte[] read(URI target, long offset, int length, ReadPreconditions pre, AfterRead after) throws IOException {
+        try (ObjectSource opened = open(target)) {
+            ObjectSource src = pre.isEmpty() ? opened : opened.withPreconditions(pre);
+            try {
+                return readInto(src, target, offset, length, after);
+            } finally {
+                if (src != opened) {
+                    src.close();
                 }
-                done += n;
             }
-            if (after != null) {
-                after.check(src);
-            }
-            return b;
         } catch (FileNotFoundException e) {
             throw missing(target, e);
         }
+    }
+
+    private static byte[] readInto(ObjectSource src, URI target, long offset, int length, AfterRead after)
+            throws IOException {
+        byte[] b = new byte[length];
+        int done = 0;
+        while (done < length) {
+            int n = src.read(offset + done, b, done, length - done);
+            if (n <= 0) {
+                throw pastEnd(target, offset, length, offset + done);
+            }
+            done += n;
+        }
+        if (after != null) {
+            after.check(src);
+        }
+        return b;
     }
 
     /** The whole target ({@code [url]} references), refused from its size when larger than {@code limit}. */

@@ -10,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -28,12 +27,16 @@ import java.util.regex.Pattern;
 /**
  * A loopback HTTP/1.1 server for byte-range tests and benchmarks (JDK {@code com.sun.net.httpserver}):
  * {@code GET} with {@code Range: bytes=a-b | a- | -n} answers 206 + {@code Content-Range}, 416 past
- * the end, {@code HEAD} tells {@code Content-Length}; objects have a fixed {@code ETag}.
+ * the end, {@code HEAD} tells {@code Content-Length}; objects have a fixed {@code ETag} and {@link
+ * #LAST_MODIFIED}, and a failed {@code If-Match} / {@code If-Unmodified-Since} answers 412.
  * Misbehaviours are switchable: ignore Range (200 + whole body), refuse HEAD, force a status
  * (403, 404...), fail the next N GETs with 503, truncate bodies, add latency. It counts requests
  * and body bytes actually written.
  */
 public final class RangeHttpServer implements AutoCloseable {
+    /** Every object's Last-Modified. */
+    public static final String LAST_MODIFIED = "Tue, 15 Nov 1994 08:12:31 GMT";
+
     private static final Pattern RANGE = Pattern.compile("bytes=(\\d*)-(\\d*)");
 
     static {
@@ -303,7 +306,7 @@ public final class RangeHttpServer implements AutoCloseable {
             }
         }
         if (forcedStatus != 0) {
-            sendText(
+            HttpAnswers.text(
                     ex,
                     forcedStatus,
                     forcedStatus == 403
@@ -317,17 +320,22 @@ public final class RangeHttpServer implements AutoCloseable {
             return;
         }
         if (!head && failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            sendText(ex, 503, "<Error><Code>SlowDown</Code></Error>");
+            HttpAnswers.text(ex, 503, "<Error><Code>SlowDown</Code></Error>");
             return;
         }
         Content c = objects.get(ex.getRequestURI().getPath());
         if (c == null) {
-            sendText(ex, 404, "<html><head><title>404 Not Found</title></head></html>");
+            HttpAnswers.text(ex, 404, "<html><head><title>404 Not Found</title></head></html>");
             return;
         }
         long len = c.length();
-        ex.getResponseHeaders().set("ETag", "\"" + Long.toHexString(len * 2654435761L) + "\"");
-        ex.getResponseHeaders().set("Last-Modified", "Tue, 15 Nov 1994 08:12:31 GMT");
+        String etag = "\"" + Long.toHexString(len * 2654435761L) + "\"";
+        ex.getResponseHeaders().set("ETag", etag);
+        ex.getResponseHeaders().set("Last-Modified", LAST_MODIFIED);
+        if (HttpAnswers.preconditionFailed(ex.getRequestHeaders(), etag, LAST_MODIFIED)) {
+            HttpAnswers.text(ex, 412, "<Error><Code>PreconditionFailed</Code></Error>");
+            return;
+        }
         if (contentEncoding != null) {
             ex.getResponseHeaders().set("Content-Encoding", contentEncoding);
         }
@@ -363,18 +371,6 @@ public final class RangeHttpServer implements AutoCloseable {
         }
         ex.getResponseHeaders().set("Content-Range", "bytes " + start + "-" + end + "/" + len);
         sendBody(ex, 206, c, start, end - start + 1);
-    }
-
-    private void sendText(HttpExchange ex, int status, String text) throws IOException {
-        if (ex.getRequestMethod().equalsIgnoreCase("HEAD")) {
-            ex.sendResponseHeaders(status, -1);
-            return;
-        }
-        byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
-        }
     }
 
     private void sendBody(HttpExchange ex, int status, Content c, long start, long count) throws IOException {
