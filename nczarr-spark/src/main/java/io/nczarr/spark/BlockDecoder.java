@@ -1,7 +1,6 @@
 package io.nczarr.spark;
 
 import io.nczarr.model.NcType;
-import io.nczarr.open.OpenDataset;
 import io.nczarr.read.CfEncoding;
 import io.nczarr.read.VariableReader;
 import java.io.IOException;
@@ -26,7 +25,7 @@ final class BlockDecoder {
     BlockDecoder(Grid grid, List<ColumnSpec> columns) throws IOException {
         this.grid = grid;
         this.columns = columns;
-        OpenDataset dataset = CoreAccess.dataset(grid.options.url());
+        Opened dataset = CoreAccess.dataset(grid.options.url());
         for (ColumnSpec c : columns) {
             if (!c.isDimension()) {
                 vars.put(c.varPath(), CoreAccess.find(dataset, c.varPath()));

@@ -1,7 +1,6 @@
 package io.nczarr.spark;
 
 import io.nczarr.model.NcType;
-import io.nczarr.open.OpenDataset;
 import io.nczarr.read.CfEncoding;
 import io.nczarr.read.VariableReader;
 import java.io.IOException;
@@ -64,7 +63,7 @@ final class ChunkRows implements PartitionReader<InternalRow> {
     private VariableReader reader(String path) throws IOException {
         VariableReader r = vars.get(path);
         if (r == null) {
-            OpenDataset ds = CoreAccess.dataset(grid.options.url());
+            Opened ds = CoreAccess.dataset(grid.options.url());
             r = CoreAccess.find(ds, path);
             vars.put(path, r);
         }

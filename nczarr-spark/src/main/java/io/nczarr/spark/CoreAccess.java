@@ -3,10 +3,8 @@ package io.nczarr.spark;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.model.Attr;
 import io.nczarr.model.NcType;
-import io.nczarr.model.VarModel;
 import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
-import io.nczarr.open.OpenDataset;
 import io.nczarr.read.ArraySection;
 import io.nczarr.read.VariableReader;
 import io.nczarr.url.DatasetUrl;
@@ -25,16 +23,19 @@ final class CoreAccess {
     private CoreAccess() {}
 
     /** Open datasets of this JVM by URL (the options are fragment keys of the URL). */
-    private static final Map<String, OpenDataset> OPEN = new ConcurrentHashMap<>();
+    private static final Map<String, Opened> OPEN = new ConcurrentHashMap<>();
 
-    /** The dataset at {@code url}, opened on first use in this JVM with the process-wide core options. */
-    static OpenDataset dataset(String url) throws IOException {
+    /**
+     * The dataset at {@code url}, opened on first use in this JVM with the process-wide core options, with its
+     * CF/CFA aggregations (fragments open on first read, under the trust rules).
+     */
+    static Opened dataset(String url) throws IOException {
         try {
             return OPEN.computeIfAbsent(url, u -> {
                 try {
                     NcZarrOptions options = NcZarrOptions.shared();
                     DatasetUrl parsed = Datasets.resolve(Datasets.parse(u), options);
-                    return Datasets.open(parsed, options);
+                    return Opened.of(Datasets.open(parsed, options));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -47,7 +48,7 @@ final class CoreAccess {
     /** Closes and forgets every dataset this JVM opened (tests; a host shutting down). */
     static void closeAll() {
         for (String url : List.copyOf(OPEN.keySet())) {
-            OpenDataset d = OPEN.remove(url);
+            Opened d = OPEN.remove(url);
             if (d != null) {
                 try {
                     d.close();
@@ -63,19 +64,19 @@ final class CoreAccess {
         return OPEN.size();
     }
 
-    /** Every variable of the dataset by its full path, depth first, root group first. */
-    static Map<String, VarModel> variables(OpenDataset ds) {
-        return ds.variables();
+    /** Every variable shown (aggregations presented, bookkeeping left out) by full path, root group first. */
+    static Map<String, VariableReader> variables(Opened ds) {
+        return ds.readers();
     }
 
     /** The typed reader of a variable named by a name or path ({@code temp}, {@code obs/t2m}, {@code /obs/t2m}). */
-    static VariableReader find(OpenDataset ds, String nameOrPath) throws NcZarrException {
+    static VariableReader find(Opened ds, String nameOrPath) throws NcZarrException {
         String want = nameOrPath.startsWith("/") ? nameOrPath : "/" + nameOrPath;
-        if (!ds.variables().containsKey(want)) {
-            throw new NcZarrException(
-                    ds.model().location(), null, nameOrPath, "no such variable (option variables)", null);
+        VariableReader r = ds.readers().get(want);
+        if (r == null) {
+            throw new NcZarrException(ds.location(), null, nameOrPath, "no such variable (option variables)", null);
         }
-        return ds.variable(want);
+        return r;
     }
 
     /** A text attribute's value, or null. */
@@ -94,9 +95,9 @@ final class CoreAccess {
     }
 
     /** Whether the connector can put this variable into a column: numeric with dimensions. */
-    static boolean readable(VarModel v) {
+    static boolean readable(VariableReader v) {
         NcType t = v.type();
-        return t.isNumeric() && !v.isScalar();
+        return t.isNumeric() && v.shape().length > 0;
     }
 
     /**

@@ -2,8 +2,6 @@ package io.nczarr.spark;
 
 import io.nczarr.error.NcZarrException;
 import io.nczarr.model.NcType;
-import io.nczarr.model.VarModel;
-import io.nczarr.open.OpenDataset;
 import io.nczarr.read.CfEncoding;
 import io.nczarr.read.ChunkGrid;
 import io.nczarr.read.VariableReader;
@@ -12,7 +10,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -55,14 +52,14 @@ final class Grid implements Serializable {
 
     /** Opens the dataset (through this JVM's cache) and lays out its table. */
     static Grid load(SourceOptions options) throws IOException {
-        OpenDataset ds = CoreAccess.dataset(options.url());
+        Opened ds = CoreAccess.dataset(options.url());
         List<VariableReader> vars = select(ds, options);
         VariableReader first = vars.get(0);
         List<String> dims = first.dimensions();
         for (VariableReader v : vars) {
             if (!v.dimensions().equals(dims)) {
                 throw new NcZarrException(
-                        ds.model().location(),
+                        ds.location(),
                         null,
                         v.name(),
                         "dimensions " + v.dimensions() + " differ from " + first.name() + "'s " + dims
@@ -132,7 +129,7 @@ final class Grid implements Serializable {
         for (VariableReader v : vars) {
             if (!used.add(v.name())) {
                 throw new NcZarrException(
-                        ds.model().location(), null, v.name(), "two columns would be named " + v.name(), null);
+                        ds.location(), null, v.name(), "two columns would be named " + v.name(), null);
             }
             cols.add(variableColumn(v, options.cfDecode()));
         }
@@ -143,28 +140,27 @@ final class Grid implements Serializable {
     }
 
     /** The variables named by the option, else every readable data variable of the first most-dimensional one's dimensions. */
-    private static List<VariableReader> select(OpenDataset ds, SourceOptions options) throws NcZarrException {
+    private static List<VariableReader> select(Opened ds, SourceOptions options) throws NcZarrException {
         List<VariableReader> out = new ArrayList<>();
         if (options.variables() != null) {
             for (String name : options.variables()) {
-                VariableReader r = CoreAccess.find(ds, name);
-                VarModel v = CoreAccess.variables(ds).get(r.path());
+                VariableReader v = CoreAccess.find(ds, name);
                 if (!CoreAccess.readable(v)) {
                     throw new NcZarrException(
-                            ds.model().location(),
+                            ds.location(),
                             null,
                             v.name(),
-                            "a " + v.type().cdlName() + (v.isScalar() ? " scalar" : "")
+                            "a " + v.type().cdlName() + (v.shape().length == 0 ? " scalar" : "")
                                     + " variable is not a column the nczarr data source makes (numeric"
                                     + " variables with dimensions only)",
                             null);
                 }
-                out.add(r);
+                out.add(v);
             }
             return out;
         }
-        VarModel best = null;
-        for (VarModel v : CoreAccess.variables(ds).values()) {
+        VariableReader best = null;
+        for (VariableReader v : CoreAccess.variables(ds).values()) {
             if (CoreAccess.readable(v)
                     && !isCoordinate(v)
                     && (best == null || v.shape().length > best.shape().length)) {
@@ -173,23 +169,18 @@ final class Grid implements Serializable {
         }
         if (best == null) {
             throw new NcZarrException(
-                    ds.model().location(),
-                    null,
-                    null,
-                    "no numeric data variable to read (option variables names them)",
-                    null);
+                    ds.location(), null, null, "no numeric data variable to read (option variables names them)", null);
         }
-        for (Map.Entry<String, VarModel> e : CoreAccess.variables(ds).entrySet()) {
-            VarModel v = e.getValue();
+        for (VariableReader v : CoreAccess.variables(ds).values()) {
             if (CoreAccess.readable(v) && !isCoordinate(v) && v.dimensions().equals(best.dimensions())) {
-                out.add(ds.variable(e.getKey()));
+                out.add(v);
             }
         }
         return out;
     }
 
     /** A 1-D variable named as its dimension. */
-    private static boolean isCoordinate(VarModel v) {
+    private static boolean isCoordinate(VariableReader v) {
         if (v.dimensions().size() != 1) {
             return false;
         }
@@ -198,15 +189,14 @@ final class Grid implements Serializable {
     }
 
     /** The 1-D numeric coordinate variable of a dimension (same name, same group), or null. */
-    private static VariableReader coordinate(OpenDataset ds, String dimPath, long length) throws NcZarrException {
-        for (Map.Entry<String, VarModel> e : CoreAccess.variables(ds).entrySet()) {
-            VarModel v = e.getValue();
+    private static VariableReader coordinate(Opened ds, String dimPath, long length) {
+        for (VariableReader v : CoreAccess.variables(ds).values()) {
             if (isCoordinate(v)
                     && v.dimensions().get(0).equals(dimPath)
                     && CoreAccess.readable(v)
                     && v.shape()[0] == length
                     && length <= Integer.MAX_VALUE - 8) {
-                return ds.variable(e.getKey());
+                return v;
             }
         }
         return null;

@@ -25,7 +25,8 @@ import java.util.TreeMap;
  *   <tr><td>{@code columnar}</td><td>true</td><td>{@code false}: rows instead of column batches</td></tr>
  *   <tr><td>{@code layout}</td><td>{@code grid}</td><td>{@code chunks}: one row per chunk (origin, shape, the
  *       variables' values as arrays)</td></tr>
- *   <tr><td>{@code aws.*}, {@code nczarr.*}, {@code mode}</td><td></td><td>passed to the core as URL fragment keys</td></tr>
+ *   <tr><td>{@code aws.*}, {@code nczarr.*}, {@code icechunk.*}, {@code mode}, {@code branch}, {@code tag},
+ *       {@code snapshot}</td><td></td><td>passed to the core as URL fragment keys ({@link FragmentKeys})</td></tr>
  * </table>
  */
 record SourceOptions(
@@ -42,15 +43,7 @@ record SourceOptions(
         if (path == null || path.isBlank()) {
             throw new NcZarrException("the nczarr data source needs a path: load(url) or option(\"path\", url)");
         }
-        StringBuilder url = new StringBuilder(path.trim());
-        boolean hasFragment = url.indexOf("#") >= 0;
-        for (Map.Entry<String, String> e : lower.entrySet()) {
-            String k = e.getKey();
-            if (k.startsWith("aws.") || k.startsWith("nczarr.") || k.equals("mode") || k.equals("awsprofile")) {
-                url.append(hasFragment ? '&' : '#').append(k).append('=').append(e.getValue());
-                hasFragment = true;
-            }
-        }
+        String url = FragmentKeys.url(path.trim(), lower);
         List<String> vars = null;
         String v = lower.get("variables");
         if (v != null && !v.isBlank()) {
@@ -75,7 +68,7 @@ record SourceOptions(
         boolean columnar =
                 !"false".equalsIgnoreCase(lower.getOrDefault("columnar", "true").trim());
         return new SourceOptions(
-                url.toString(),
+                url,
                 vars == null ? null : List.copyOf(vars),
                 decode.equals("cf"),
                 bytes,

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.open.OpenDataset;
 import io.nczarr.testkit.Corpus;
 import java.sql.Timestamp;
 import java.util.List;
@@ -38,7 +37,7 @@ class SampleReadTest {
     }
 
     static Object core(String var) throws Exception {
-        OpenDataset ds = CoreAccess.dataset(url);
+        Opened ds = CoreAccess.dataset(url);
         return CoreAccess.readAll(CoreAccess.find(ds, var));
     }
 
@@ -103,7 +102,7 @@ class SampleReadTest {
     @Test
     void theDatasetIsOpenedOncePerJvm() throws Exception {
         load().count();
-        OpenDataset first = CoreAccess.dataset(url);
+        Opened first = CoreAccess.dataset(url);
         spark.read()
                 .format("nczarr")
                 .option("variables", "temp")

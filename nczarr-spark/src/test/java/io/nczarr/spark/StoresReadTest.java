@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nczarr.open.OpenDataset;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3;
@@ -36,7 +35,7 @@ class StoresReadTest {
     }
 
     static Object core(String url, String var) throws Exception {
-        OpenDataset ds = CoreAccess.dataset(url);
+        Opened ds = CoreAccess.dataset(url);
         return CoreAccess.readAll(CoreAccess.find(ds, var));
     }
 
