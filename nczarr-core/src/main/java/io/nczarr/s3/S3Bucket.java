@@ -2,8 +2,8 @@ package io.nczarr.s3;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.http.Deadline;
-import io.nczarr.http.RetryPolicy;
 import io.nczarr.http.ReadPreconditions;
+import io.nczarr.http.RetryPolicy;
 import io.nczarr.s3.S3Failures.NoSuchObject;
 import java.io.Closeable;
 import java.io.IOException;
