@@ -1,11 +1,9 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.Redaction;
-import io.nczarr.http.RequestStats;
 import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.source.HttpObjectSource;
 import io.nczarr.source.HttpSourceSettings;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -16,10 +14,11 @@ import java.util.Objects;
  * Content-Range/Content-Encoding check, bounded bodies, retries) with the {@code nczarr.bytes.*} settings of
  * {@link ByteRangeConfig}. Thread-safe.
  */
-public final class HttpRangeSource implements RangeSource {
+public final class HttpRangeSource extends ForwardingRangeSource {
     private final HttpObjectSource source;
 
     private HttpRangeSource(HttpObjectSource source) {
+        super(source);
         this.source = source;
     }
 
@@ -70,46 +69,6 @@ public final class HttpRangeSource implements RangeSource {
     /** Whether the server ignored Range and the whole object is held in memory. */
     public boolean servingWholeObject() {
         return source.servingWholeObject();
-    }
-
-    @Override
-    public long length() throws IOException {
-        return source.length();
-    }
-
-    @Override
-    public long knownLength() {
-        return source.knownLength();
-    }
-
-    @Override
-    public int read(long offset, byte[] buf, int off, int len) throws IOException {
-        return source.read(offset, buf, off, len);
-    }
-
-    @Override
-    public String location() {
-        return source.location();
-    }
-
-    @Override
-    public long lastModified() {
-        return source.lastModified();
-    }
-
-    @Override
-    public RequestStats stats() {
-        return source.stats();
-    }
-
-    @Override
-    public void close() {
-        source.close();
-    }
-
-    @Override
-    public String toString() {
-        return "HttpRangeSource[" + location() + "]";
     }
 
     /** The URL for messages and logs: {@link Redaction#redact(URI)}, the one redaction of the project. */

@@ -1,7 +1,6 @@
 package io.nczarr.raf;
 
 import io.nczarr.error.StoreException;
-import io.nczarr.http.RequestStats;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.S3ObjectSource;
@@ -15,11 +14,9 @@ import java.util.Map;
  * length is asked first). Failures are {@link StoreException}s, a missing object a {@link
  * java.io.FileNotFoundException}.
  */
-public final class S3RangeSource implements RangeSource {
-    private final S3ObjectSource source;
-
+public final class S3RangeSource extends ForwardingRangeSource {
     private S3RangeSource(S3ObjectSource source) {
-        this.source = source;
+        super(source);
     }
 
     /** A source whose client comes from the process default {@link NcZarrOptions#shared()}. */
@@ -45,41 +42,5 @@ public final class S3RangeSource implements RangeSource {
             }
             throw e;
         }
-    }
-
-    @Override
-    public long length() throws IOException {
-        return source.length();
-    }
-
-    @Override
-    public long knownLength() {
-        return source.knownLength();
-    }
-
-    @Override
-    public int read(long offset, byte[] buf, int off, int len) throws IOException {
-        return source.read(offset, buf, off, len);
-    }
-
-    @Override
-    public String location() {
-        return source.location();
-    }
-
-    @Override
-    public RequestStats stats() {
-        return source.stats();
-    }
-
-    /** Gives the client back to its pool; a second call does nothing. */
-    @Override
-    public void close() {
-        source.close();
-    }
-
-    @Override
-    public String toString() {
-        return "S3RangeSource[" + location() + "]";
     }
 }
