@@ -126,6 +126,9 @@ public final class CookieFile {
             out.append(line);
         }
         Path dir = path.toAbsolutePath().getParent();
+        if (dir == null) {
+            throw new CookieFileException(path, option, "has no directory");
+        }
         Path tmp = null;
         try {
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path)) {
