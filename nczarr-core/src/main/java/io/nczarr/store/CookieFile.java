@@ -1,5 +1,6 @@
-package io.nczarr.http.auth;
+package io.nczarr.store;
 
+import io.nczarr.http.auth.CookieJar;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
