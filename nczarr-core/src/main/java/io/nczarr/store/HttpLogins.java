@@ -2,7 +2,7 @@ package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.http.auth.BearerTokens;
-import io.nczarr.http.auth.CookieFile;
+import io.nczarr.http.auth.CookieJar;
 import io.nczarr.http.auth.HttpAuth;
 import io.nczarr.http.auth.Netrc;
 import io.nczarr.http.auth.RequestAuth;
@@ -23,6 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * The user's HTTP credentials, read once from the options' environment (user guide, "Which credentials go
@@ -59,6 +61,7 @@ public final class HttpLogins {
     public static final String LOGIN_HOSTS = "nczarr.http.loginHosts";
     public static final String PLAIN_HTTP_HOSTS = "nczarr.http.plainHttpCredentialHosts";
     static final int MAX_NUMBERED = 100;
+    private static final System.Logger LOG = System.getLogger(HttpLogins.class.getName());
 
     private final AwsEnvironment environment;
     private HttpAuth auth;
@@ -150,11 +153,25 @@ public final class HttpLogins {
                 env.variable("EARTHDATA_TOKEN"),
                 login,
                 h -> plain.contains(h) || HostClass.of(h) == HostClass.LOOPBACK,
-                cookieFile);
+                cookieFile == null ? null : saver(cookieFile));
         if (cookieFile != null) {
             cookieFile.loadInto(auth.cookies());
         }
         return auth;
+    }
+
+    /** Writes the jar to {@code file} when it changes; a failure is one warning (naming the file, never a cookie). */
+    private static Consumer<CookieJar> saver(CookieFile file) {
+        AtomicBoolean warned = new AtomicBoolean();
+        return jar -> {
+            try {
+                file.save(jar);
+            } catch (CookieFileException e) {
+                if (!warned.getAndSet(true)) {
+                    LOG.log(System.Logger.Level.WARNING, "cookies not saved: " + e.getMessage());
+                }
+            }
+        };
     }
 
     /** The cookie file {@value #COOKIEJAR} or {@value #COOKIEFILE} names, or null. */

@@ -130,7 +130,9 @@ public final class ZipStore implements Store {
         int slash;
         while ((slash = child.lastIndexOf('/')) >= 0) {
             String parent = child.substring(0, slash);
-            children.computeIfAbsent(parent, k -> new TreeSet<>()).add(child.substring(slash + 1));
+            if (!children.computeIfAbsent(parent, k -> new TreeSet<>()).add(child.substring(slash + 1))) {
+                return; // known already, and so are its parents (a deep tree stays linear, issue 21 #7)
+            }
             child = parent;
         }
         children.computeIfAbsent("", k -> new TreeSet<>()).add(child);

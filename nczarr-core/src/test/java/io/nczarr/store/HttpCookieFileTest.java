@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.nczarr.error.StoreException;
-import io.nczarr.http.auth.CookieFile;
 import io.nczarr.s3.AwsEnvironment;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.store.kerchunk.ReferenceStore;

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -35,7 +36,7 @@ import java.util.function.Predicate;
  * </ol>
  *
  * Cookies go back to the host that set them ({@link CookieJar}), and are kept in the cookie file when one is
- * configured ({@link CookieFile}). Parallel reads redirected to the same login host for the same data host log in
+ * configured (the {@code onCookiesChanged} hook: {@code io.nczarr.store.CookieFile}). Parallel reads redirected to the same login host for the same data host log in
  * once ({@link LoginFlights}): the first logs in, the others wait for it and start over with its cookie. Nothing (no {@code Authorization}, no cookie) is
  * sent over plain http except to hosts {@code plainHttpAllowed} accepts (loopback, or hosts the user listed).
  */
@@ -52,15 +53,12 @@ public final class HttpAuth {
     private final Set<String> loginHosts;
     private final Predicate<String> plainHttpAllowed;
     private final CookieJar cookies = new CookieJar();
-    private final CookieFile cookieFile;
+    private final Consumer<CookieJar> onCookiesChanged;
     private final LoginFlights logins = new LoginFlights();
     private final Map<HttpClient, HttpClient> noRedirects = new WeakHashMap<>();
-    private boolean cookieFileWarned;
 
     /** At most this many times a read starts over after waiting for another read's login. */
     static final int MAX_RESTARTS = 2;
-
-    private static final System.Logger LOG = System.getLogger(HttpAuth.class.getName());
 
     /**
      * @param userOriginToken {@code NCZARR_BEARER_TOKEN}, or null
@@ -80,7 +78,8 @@ public final class HttpAuth {
 
     /**
      * As {@link #HttpAuth(Netrc, BearerTokens, String, String, Set, Predicate)}, keeping the cookies in {@code
-     * cookieFile} too (null: in memory only); the caller loads the file into {@link #cookies()}.
+     * onCookiesChanged} told whenever a host sets or drops a cookie (null: in memory only), so it can keep them in
+     * a cookie file; the caller loads the file into {@link #cookies()}.
      */
     public HttpAuth(
             Netrc netrc,
@@ -89,8 +88,8 @@ public final class HttpAuth {
             String earthdataToken,
             Set<String> loginHosts,
             Predicate<String> plainHttpAllowed,
-            CookieFile cookieFile) {
-        this.cookieFile = cookieFile;
+            Consumer<CookieJar> onCookiesChanged) {
+        this.onCookiesChanged = onCookiesChanged;
         this.netrc = netrc;
         this.tokens = tokens;
         this.userOriginToken = userOriginToken;
@@ -105,7 +104,7 @@ public final class HttpAuth {
                 && tokens.isEmpty()
                 && userOriginToken == null
                 && earthdataToken == null
-                && cookieFile == null;
+                && onCookiesChanged == null;
     }
 
     /** The cookies kept so far (for all reads made with these credentials). */
@@ -204,7 +203,9 @@ public final class HttpAuth {
                 if (Long.valueOf(before).equals(sentStamps.get(host))) {
                     sentStamps.put(host, cookies.stamp(at)); // this read's own cookie, not another's login
                 }
-                saveCookies();
+                if (onCookiesChanged != null) {
+                    onCookiesChanged.accept(cookies);
+                }
             }
             if (leading != null && !loginHosts.contains(host)) {
                 end(); // back from the login host: the data host has answered (with its cookie, if any)
@@ -264,24 +265,6 @@ public final class HttpAuth {
             }
             challenged = true;
             return true;
-        }
-    }
-
-    /** Writes the jar to the cookie file; a failure is one warning (naming the file, never a cookie). */
-    private void saveCookies() {
-        if (cookieFile == null) {
-            return;
-        }
-        try {
-            cookieFile.save(cookies);
-        } catch (CookieFileException e) {
-            synchronized (this) {
-                if (cookieFileWarned) {
-                    return;
-                }
-                cookieFileWarned = true;
-            }
-            LOG.log(System.Logger.Level.WARNING, "cookies not saved: " + e.getMessage());
         }
     }
 

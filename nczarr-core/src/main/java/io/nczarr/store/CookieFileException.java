@@ -1,4 +1,4 @@
-package io.nczarr.http.auth;
+package io.nczarr.store;
 
 import io.nczarr.error.StoreException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
-package io.nczarr.http.auth;
+package io.nczarr.store;
 
+import io.nczarr.http.auth.CookieJar;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -126,6 +127,9 @@ public final class CookieFile {
             out.append(line);
         }
         Path dir = path.toAbsolutePath().getParent();
+        if (dir == null) {
+            throw new CookieFileException(path, option, "has no directory");
+        }
         Path tmp = null;
         try {
             if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(path)) {
