@@ -28,8 +28,9 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
                         `omero`) of two levels, the full one sharded with blosc/zstd bitshuffle, written with
                         zarr-python 3.4.2 per the NGFF 0.5 layout. Expected: zarr-python reading it.
 * handmade_types.zarr   hand-written with ml_dtypes/numpy (zarr-python 3.4.2 has none of these types): bfloat16
-                        (hex NaN fill, a never-written chunk) read as float; float8_e4m3, int4 and r16 arrays,
-                        which no netCDF type holds, are left out (listed in `_unreadable_arrays`).
+                        (hex NaN fill, a never-written chunk) read as float; float8_e4m3 and int4 arrays,
+                        which no netCDF type holds, are left out (listed in `_unreadable_arrays`); r16 is opaque
+                        of 2 bytes.
 * handmade_codecs.zarr  hand-written (zarr-python 3.4.2 implements neither): `reshape` then `transpose`,
                         zarr-extensions `packbits` (array -> bytes, least significant bit first) of bool with
                         `padding_encoding: first_byte` and of int16 keeping bits 0..3 (sign-extended), written
@@ -281,6 +282,15 @@ def zarr342_struct():
     A.write_manifest(m, "autumn_zarr342_struct")
 
 
+def _opaque_summary(values):
+    """SCHEMA's opaque data: count and sha256 over each element's 4-byte big-endian length and bytes."""
+    import hashlib
+    h = hashlib.sha256()
+    for v in values:
+        h.update(len(v).to_bytes(4, "big") + v)
+    return {"count": len(values), "sha256": h.hexdigest()}
+
+
 def handmade_types():
     """bfloat16 (exact widening) and types no netCDF type holds (float8, int4, raw bits), written with
     ml_dtypes/numpy: zarr-python 3.4.2 has none of these data types. Expected: ml_dtypes' float32 values."""
@@ -308,9 +318,12 @@ def handmade_types():
     root["consolidated_metadata"] = {"kind": "inline", "must_understand": False, "metadata": members}
     _zarr_json(path, root)
     m = {"schema": SCHEMA, "name": "autumn_handmade_types",
-         "groups": {"/": {"dimensions": {"n": 9}, "attributes": {}}},
+         "groups": {"/": {"dimensions": {"n": 9, "n3": 3}, "attributes": {}}},
          "variables": {"/bf16": {"type": "float", "dimensions": ["/n"], "shape": [9], "attributes": {},
-                                 "data": M.summarize(expect, "float")}}}
+                                 "data": M.summarize(expect, "float")},
+                       # r16 (make_grids.py's issue 22 step): opaque of 2 bytes, SCHEMA's opaque form
+                       "/raw": {"type": "opaque", "dimensions": ["/n3"], "shape": [3], "attributes": {},
+                                "data": _opaque_summary([bytes(2)] * 3)}}}
     A.write_manifest(m, "autumn_handmade_types")
 
 

@@ -105,10 +105,17 @@ def zarr342_raw():
     assert meta["data_type"] == {"name": "raw_bytes", "configuration": {"length_bytes": 3}}, meta["data_type"]
     meta["data_type"] = "r24"
     meta["fill_value"] = [1, 2, 3]
+    # consolidated (a plain HTTP server cannot list): zarr-python consolidates raw, r24 is added by hand
+    zarr.consolidate_metadata(path)
     rdir = os.path.join(path, "r24")
     shutil.copytree(os.path.join(path, "raw"), rdir)
     with open(os.path.join(rdir, "zarr.json"), "w", encoding="utf-8") as f:
         json.dump(meta, f, indent=2)
+    with open(os.path.join(path, "zarr.json"), encoding="utf-8") as f:
+        root_meta = json.load(f)
+    root_meta["consolidated_metadata"]["metadata"]["r24"] = meta
+    with open(os.path.join(path, "zarr.json"), "w", encoding="utf-8") as f:
+        json.dump(root_meta, f, indent=2)
     m = {"schema": SCHEMA, "name": "autumn_zarr342_raw",
          "groups": {"/": {"dimensions": {"n": 6}, "attributes": {}}},
          "variables": {}}

@@ -218,7 +218,13 @@ public final class Manifest {
             boolean unsigned = a.isUnsigned()
                     || (values != null && values.isUnsigned())
                     || (ownerUnsigned && n.equals("_FillValue"));
-            aj.put("type", typeName(a.getDataType(), unsigned));
+            NcType modelType = modelTypes.get(owner + "\0" + n);
+            // an unsigned variable's _FillValue is given to cdm in a wider signed type (CdmValues): its own type here
+            aj.put(
+                    "type",
+                    ownerUnsigned && n.equals("_FillValue") && modelType != null && modelType.isUnsigned()
+                            ? modelType.cdlName()
+                            : typeName(a.getDataType(), unsigned));
             ArrayNode l = F.arrayNode();
             if (values != null) {
                 IndexIterator it = values.getIndexIterator();

@@ -3,7 +3,10 @@ package io.nczarr.chunk;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** Decoded variable-length byte strings (numcodecs {@code vlen-bytes}): one {@code byte[]} per element. */
+/**
+ * Decoded byte strings, one {@code byte[]} per element: variable-length ones (numcodecs {@code vlen-bytes}), or
+ * fixed-length raw bytes ({@link #fixed}).
+ */
 final class BytesChunk implements ChunkData {
     private final byte[][] values;
 
@@ -17,6 +20,20 @@ final class BytesChunk implements ChunkData {
         for (int i = 0; i < count; i++) {
             a[destStart + i] = values[srcStart + i * srcStride];
         }
+    }
+
+    /**
+     * Raw bytes of {@code length} bytes each, packed in {@code data} (which may be a reused buffer: elements are
+     * copied out as {@link ChunkData#copy} is called, each into an array of its own).
+     */
+    static ChunkData fixed(byte[] data, int length) {
+        return (srcStart, srcStride, dest, destStart, count) -> {
+            byte[][] a = (byte[][]) dest;
+            for (int i = 0; i < count; i++) {
+                int at = (srcStart + i * srcStride) * length;
+                a[destStart + i] = java.util.Arrays.copyOfRange(data, at, at + length);
+            }
+        };
     }
 
     /**

@@ -110,7 +110,9 @@ final class ChunkDecoder {
                             : "chunk has " + size + " bytes, " + expected + " expected (truncated or wrong chunk size)",
                     null);
         }
-        if (et.layout() == ElementType.Layout.NUMERIC || et.layout() == ElementType.Layout.RECORD) {
+        if (et.layout() == ElementType.Layout.NUMERIC
+                || et.layout() == ElementType.Layout.RECORD
+                || et.layout() == ElementType.Layout.FIXED_OPAQUE) {
             return fixedChunk(data, et);
         }
         return StringChunk.parse(data, et, chunkElements);
@@ -120,8 +122,11 @@ final class ChunkDecoder {
         return et.layout() == ElementType.Layout.VLEN_UTF8 || et.layout() == ElementType.Layout.VLEN_BYTES;
     }
 
-    /** A decoded chunk of numbers or records. */
+    /** A decoded chunk of numbers, records or fixed-length raw bytes. */
     static ChunkData fixedChunk(byte[] data, ElementType et) {
+        if (et.layout() == ElementType.Layout.FIXED_OPAQUE) {
+            return BytesChunk.fixed(data, et.itemSize());
+        }
         return et.layout() == ElementType.Layout.RECORD
                 ? RecordChunk.of(data, et.itemSize())
                 : new NumericChunk(data, et.order());

@@ -28,7 +28,10 @@ final class FillChunk implements ChunkData {
         } else if (dest instanceof double[] a) {
             Arrays.fill(a, destStart, end, fill == null ? 0d : (Double) fill);
         } else if (dest instanceof byte[][] a) {
-            Arrays.fill(a, destStart, end, EMPTY);
+            // raw bytes: each element its own copy of the fill bytes; vlen bytes: empty
+            for (int i = destStart; i < end; i++) {
+                a[i] = fill instanceof byte[] b ? b.clone() : EMPTY;
+            }
         } else if (dest instanceof String[] a) {
             Arrays.fill(a, destStart, end, fill == null ? "" : fill.toString());
         } else {

@@ -50,6 +50,32 @@ final class V3DataTypes {
                         || dataType.textValue().equals("bytes"));
     }
 
+    /** The most bytes one raw-bytes element may hold (as for fixed-length strings). */
+    static final int MAX_RAW_BYTES = 1 << 20;
+
+    /**
+     * The length in bytes of zarr-extensions raw bits {@code r<N>} (N a positive multiple of 8) or zarr-python's
+     * {@code {"name": "raw_bytes", "configuration": {"length_bytes": n}}}; 0 for any other type.
+     */
+    static int rawLength(JsonNode dataType) {
+        long n = 0;
+        if (dataType != null && dataType.isTextual() && dataType.textValue().matches("r[0-9]{1,9}")) {
+            long bits = Long.parseLong(dataType.textValue().substring(1));
+            n = bits % 8 == 0 ? bits / 8 : 0;
+        } else if (dataType != null
+                && dataType.isObject()
+                && dataType.path("name").asText("").equals("raw_bytes")) {
+            JsonNode len = dataType.path("configuration").get("length_bytes");
+            n = len != null && len.isIntegralNumber() && len.canConvertToInt() ? len.intValue() : 0;
+        }
+        return n > 0 && n <= MAX_RAW_BYTES ? (int) n : 0;
+    }
+
+    /** Whether a mapping is raw bytes' ({@code |V<n>} with no record type): opaque values. */
+    static boolean isRaw(Mapping m) {
+        return m.stored().kind() == 'V' && m.compound() == null;
+    }
+
     /** Whether a mapping is bfloat16's (raw bits {@code <u2} decoding to {@code <f4}). */
     static boolean isBFloat16(Mapping m) {
         return m.stored().kind() == 'u' && m.decoded().kind() == 'f';
@@ -68,6 +94,7 @@ final class V3DataTypes {
                 || n.matches("u?int[124]")
                 || n.matches("r[0-9]+")
                 || n.equals("raw_bytes")) {
+            // r<N> with N not a multiple of 8, or a length past MAX_RAW_BYTES
             return "data type '" + n + "' is not supported (no netCDF type holds it)";
         }
         return "data type '" + n + "' has no netCDF mapping";
@@ -89,6 +116,11 @@ final class V3DataTypes {
 
     /** The mapping, or {@code null} when the type has none. */
     static Mapping of(JsonNode dataType) {
+        int raw = rawLength(dataType);
+        if (raw > 0) {
+            NumpyDtype v = NumpyDtype.parseOrNull("|V" + raw);
+            return v == null ? null : new Mapping(v, v);
+        }
         if (V3Structs.isStruct(dataType)) {
             return struct(dataType);
         }

@@ -45,6 +45,44 @@ final class V3Fills {
         return VariableBuilder.fillAttribute(dataset, nodeKey, raw, type);
     }
 
+    /**
+     * The fill of raw bytes: zarr-extensions {@code r<N>} writes a list of byte values, zarr-python's {@code
+     * raw_bytes} base64 of the bytes; none means zeros.
+     */
+    static byte[] rawFill(String dataset, String nodeKey, JsonNode fv, int length) throws MetadataException {
+        byte[] b = new byte[length];
+        if (fv == null || fv.isNull()) {
+            return b;
+        }
+        boolean ok;
+        if (fv.isArray()) {
+            ok = fv.size() == length;
+            for (int i = 0; ok && i < length; i++) {
+                JsonNode v = fv.get(i);
+                ok = v.isIntegralNumber() && v.canConvertToInt() && v.intValue() >= 0 && v.intValue() <= 255;
+                b[i] = ok ? (byte) v.intValue() : 0;
+            }
+        } else if (fv.isTextual()) {
+            byte[] d;
+            try {
+                d = java.util.Base64.getDecoder().decode(fv.textValue());
+            } catch (IllegalArgumentException e) {
+                d = null;
+            }
+            ok = d != null && d.length == length;
+            b = ok ? d : b;
+        } else {
+            ok = fv.isIntegralNumber() && fv.asLong() == 0;
+        }
+        if (!ok) {
+            throw new MetadataException(
+                    dataset,
+                    nodeKey,
+                    "fill_value " + fv + " is not " + length + " raw bytes (a list of byte values" + " or base64)");
+        }
+        return b;
+    }
+
     static Object charFill(JsonNode fv) {
         return fv != null && fv.isIntegralNumber() ? (Object) (byte) fv.intValue() : null;
     }
@@ -57,6 +95,9 @@ final class V3Fills {
                         || fv.isNull()
                         || fv.isTextual() && fv.textValue().equals("NaT"))) {
             return TimeUnits.NAT;
+        }
+        if (et.layout() == ElementType.Layout.FIXED_OPAQUE) {
+            return rawFill(dataset, nodeKey, fv, et.itemSize());
         }
         if (fv == null || fv.isNull()) {
             return null;

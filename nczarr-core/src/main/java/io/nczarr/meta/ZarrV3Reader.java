@@ -277,7 +277,11 @@ final class ZarrV3Reader {
                 types.compound());
         ElementType et = types.compound() != null
                 ? ElementType.record(types.compound())
-                : V3DataTypes.isBytes(dataType) ? ElementType.vlenBytes() : ElementType.of(types.decoded(), false);
+                : V3DataTypes.isBytes(dataType)
+                        ? ElementType.vlenBytes()
+                        : V3DataTypes.isRaw(types)
+                                ? ElementType.fixedOpaque(types.stored().itemsize())
+                                : ElementType.of(types.decoded(), false);
         if (et == null) {
             throw new MetadataException(dataset, nodeKey, "data_type: '" + dataType.textValue() + "' is not supported");
         }

@@ -29,6 +29,14 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         return new ElementType(NcType.OPAQUE, Layout.VLEN_BYTES, 0, ByteOrder.LITTLE_ENDIAN);
     }
 
+    /**
+     * Raw bytes of a fixed length (zarr-extensions {@code r<N>}, zarr-python's {@code raw_bytes}): opaque values
+     * of {@code length} bytes each.
+     */
+    public static ElementType fixedOpaque(int length) {
+        return new ElementType(NcType.OPAQUE, Layout.FIXED_OPAQUE, length, ByteOrder.LITTLE_ENDIAN);
+    }
+
     public enum Layout {
         /** Fixed-size numbers (bool and char are one byte each). */
         NUMERIC,
@@ -41,7 +49,9 @@ public record ElementType(NcType ncType, Layout layout, int itemSize, ByteOrder 
         /** {@code |O} with the numcodecs vlen-bytes encoding: opaque byte strings. */
         VLEN_BYTES,
         /** Fixed-size records ({@link CompoundType}): complex numbers, structured dtypes. */
-        RECORD
+        RECORD,
+        /** Raw bytes of a fixed length ({@code r<N>}, {@code raw_bytes}): opaque values. */
+        FIXED_OPAQUE
     }
 
     /**

@@ -110,7 +110,7 @@ class ZarrV3ReaderTest {
     void unmappedDataTypesAreListedAsUnreadable() throws IOException {
         MemoryStore s = MemoryStore.builder("mem:v3")
                 .put("zarr.json", ROOT)
-                .put("v/zarr.json", array("").replace("\"int16\"", "\"r16\""))
+                .put("v/zarr.json", array("").replace("\"int16\"", "\"r12\""))
                 .build();
         DatasetModel m = read(s);
         assertTrue(m.root().variables().isEmpty());
@@ -119,7 +119,7 @@ class ZarrV3ReaderTest {
                 .findFirst()
                 .orElseThrow();
         assertTrue(
-                u.value().toString().contains("/v: data type 'r16'"), u.value().toString());
+                u.value().toString().contains("/v: data type 'r12'"), u.value().toString());
     }
 
     @Test

@@ -71,6 +71,48 @@ final class CdmValues {
         return a;
     }
 
+    /**
+     * An attribute of a variable of type {@code varType}. The {@code _FillValue} of an unsigned integer variable
+     * ({@code 65535US}, {@code 200UB}, {@code 4000000000U}) is given in the next wider signed type holding the
+     * unsigned value (int 65535, short 200, long 4000000000): cdm 4.5.5's CF enhancement ({@code
+     * EnhanceScaleMissingImpl}) reads a same-width fill as its signed bit pattern (-1) when there is no {@code
+     * scale_factor}, while the data of the unsigned variable compare as unsigned (65535), so {@code isMissing(65535)}
+     * was false. From the wider type it takes the unsigned value. uint64 has no wider type and stays as it is.
+     */
+    static Attribute variableAttribute(Attr a, NcType varType) {
+        if (a.name().equals("_FillValue") && a.type() == varType && a.value() != null) {
+            switch (varType) {
+                case UBYTE: {
+                    byte[] b = (byte[]) a.value();
+                    short[] w = new short[b.length];
+                    for (int i = 0; i < b.length; i++) {
+                        w[i] = (short) (b[i] & 0xff);
+                    }
+                    return new Attribute(a.name(), Array.factory(DataType.SHORT, new int[] {w.length}, w));
+                }
+                case USHORT: {
+                    short[] s = (short[]) a.value();
+                    int[] w = new int[s.length];
+                    for (int i = 0; i < s.length; i++) {
+                        w[i] = s[i] & 0xffff;
+                    }
+                    return new Attribute(a.name(), Array.factory(DataType.INT, new int[] {w.length}, w));
+                }
+                case UINT: {
+                    int[] s = (int[]) a.value();
+                    long[] w = new long[s.length];
+                    for (int i = 0; i < s.length; i++) {
+                        w[i] = s[i] & 0xffffffffL;
+                    }
+                    return new Attribute(a.name(), Array.factory(DataType.LONG, new int[] {w.length}, w));
+                }
+                default:
+                    break;
+            }
+        }
+        return attribute(a);
+    }
+
     static Attribute attribute(Attr a) {
         switch (a.type()) {
             case CHAR:

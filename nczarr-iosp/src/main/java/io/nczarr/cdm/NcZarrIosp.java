@@ -235,7 +235,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
                 v.setCaching(false);
             }
             for (Attr a : vm.attributes()) {
-                v.addAttribute(CdmValues.attribute(a));
+                v.addAttribute(CdmValues.variableAttribute(a, vm.type()));
             }
             if (vm.type().isUnsigned()) {
                 v.addAttribute(new Attribute(CdmValues.UNSIGNED, "true"));
