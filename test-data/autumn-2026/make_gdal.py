@@ -22,6 +22,11 @@ GDAL writes no timestamps into the stores. Datasets (INDEX.json lists them):
                       array (Band, Y, X) with `fill_value: null`, BLOCKSIZE=2,3,4; GDAL keeps the CRS in
                       pam.aux.xml (not Zarr: ignored by readers).
 * gdal_v3_cube.zarr   the cube with FORMAT=ZARR_V3, COMPRESS=GZIP (`fill_value` "NaN").
+* gdal_v2_compressors.zarr  one int32 array per compressor GDAL 3.12 offers for v2 (NONE, BLOSC, ZLIB, GZIP, LZMA,
+                      ZSTD; appended with APPEND_SUBDATASET=YES): GDAL writes `{"id": "lzma", "preset": 6,
+                      "delta": 1}` (an .xz stream whose block has a delta filter; numcodecs refuses the parameter,
+                      so zarr-python cannot open this group) and `{"id": "zstd", "checksum": "NO"}`. Expected values:
+                      GDAL reading each band (and zarr-python per array where it can, agreeing).
 """
 import json
 import os
@@ -117,6 +122,36 @@ def cube():
     return (np.arange(4 * 5 * 7, dtype="f4").reshape(4, 5, 7) / 8 - 3).astype("f4")
 
 
+COMPRESSORS = ("NONE", "BLOSC", "ZLIB", "GZIP", "LZMA", "ZSTD")   # GDAL 3.12's v2 choices (its wheel lacks LZ4, XZ)
+
+
+def compressors_manifest(path, name):
+    """gdal_v2_compressors.zarr: metadata by SCHEMA's pure-Zarr rules from GDAL's own .zarray/.zattrs, values
+    read back by GDAL (rasterio) for every band array and by zarr-python array by array where it can: zarr-python
+    cannot open the group at all (numcodecs' LZMA refuses GDAL's extra `"delta": 1` parameter)."""
+    import rasterio
+    import zarr
+    m = {"schema": SCHEMA, "name": name, "groups": {"/": {"dimensions": {"Y": 5, "X": 7}, "attributes": {}}},
+         "variables": {}}
+    for a in ("X", "Y") + COMPRESSORS:
+        with open(os.path.join(path, a, ".zarray"), encoding="utf-8") as f:
+            zarray = json.load(f)
+        with open(os.path.join(path, a, ".zattrs"), encoding="utf-8") as f:
+            zattrs = json.load(f)
+        nct = M.dtype_nctype(zarray["dtype"], nczarr=False)
+        attrs = {k: M.infer_zarr_attr(v) for k, v in zattrs.items() if not M.is_hidden(k)}
+        if a in ("X", "Y"):
+            values = zarr.open_array(os.path.join(path, a), mode="r", zarr_format=2)[...]
+        else:
+            with rasterio.open('ZARR:"%s":/%s' % (path, a)) as d:
+                values = d.read(1)
+            if a != "LZMA":
+                assert (zarr.open_array(os.path.join(path, a), mode="r", zarr_format=2)[...] == values).all()
+        m["variables"]["/" + a] = {"type": nct, "dimensions": ["/" + n for n in zattrs["_ARRAY_DIMENSIONS"]],
+                                   "shape": zarray["shape"], "attributes": attrs, "data": M.summarize(values, nct)}
+    return m
+
+
 def main():
     from rasterio.transform import from_origin
     with tempfile.TemporaryDirectory() as tmp:
@@ -132,6 +167,15 @@ def main():
         A.write_manifest(v2_manifest(p, "autumn_gdal_v2_cube"), "autumn_gdal_v2_cube")
         p = gdal_copy(tif, "gdal_v3_cube.zarr", FORMAT="ZARR_V3", COMPRESS="GZIP", BLOCKSIZE="2,3,4")
         A.write_manifest(v3_manifest(p, "autumn_gdal_v3_cube"), "autumn_gdal_v3_cube")
+        # one array per compressor in one store: CreateCopy with APPEND_SUBDATASET=YES, ARRAY_NAME
+        data = ((np.arange(5 * 7, dtype="i8").reshape(1, 5, 7) * 1234567 - 20000000)).astype("i4")
+        tif = geotiff(tmp, "ints", data, None, "EPSG:4326", from_origin(0, 5, 1, 1), {})
+        path = A.fresh("gdal_v2_compressors.zarr")
+        for k, c in enumerate(COMPRESSORS):
+            extra = {"APPEND_SUBDATASET": "YES"} if k else {}
+            from rasterio.shutil import copy
+            copy(tif, path, driver="Zarr", FORMAT="ZARR_V2", COMPRESS=c, ARRAY_NAME=c, BLOCKSIZE="3,4", **extra)
+        A.write_manifest(compressors_manifest(path, "autumn_gdal_v2_compressors"), "autumn_gdal_v2_compressors")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,10 @@ metadata (a plain HTTP server cannot list). Deterministic values. Datasets (INDE
                        bitshuffle, fill_value NaN, chunks (2, 3) of which some are never written. /counts: <u4
                        (9,) zlib, fill_value 4000000000 (written as a number), a never-written chunk. tensorstore
                        writes no .zattrs: every axis is an anonymous `_zdim_<len>` dimension.
+* tensorstore_v3_types.zarr  `zarr3` driver: bfloat16 (fill NaN, a never-written chunk), float16 big-endian + crc32c,
+                       int64 sharded with big-endian inner chunks and the index at the end (two inner chunks never
+                       written). Expected: tensorstore's own reads (zarr-python 3.4.2 cannot read bfloat16, nor
+                       consolidate this group: no consolidated metadata, so plain HTTP refuses it).
 * bad/tensorstore_root_array.zarr  a bare `zarr3` array with no group (what tensorstore writes when used alone):
                        refused with a clear error ("single array").
 """
@@ -35,7 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 import make as A  # noqa: E402
-import make_gdal as G  # noqa: E402  (v2_manifest, v3_manifest; make_gdal imports rasterio only inside functions)
+import make_gdal as G  # noqa: E402
+import manifest as M  # noqa: E402  (v2_manifest, v3_manifest; make_gdal imports rasterio only inside functions)
 
 SCHEMA = A.SCHEMA
 
@@ -103,6 +108,47 @@ def tensorstore_v2():
     A.write_manifest(G.v2_manifest(path, "autumn_tensorstore_v2"), "autumn_tensorstore_v2")
 
 
+def tensorstore_v3_types():
+    """bfloat16, float16 (big-endian + crc32c) and a sharded int64 (index at the end, never-written inner
+    chunks): zarr-python 3.4.2 cannot read bfloat16 (nor consolidate a group holding it), so the expected values
+    are tensorstore's own reads (bfloat16 widened exactly to float32) and the store has no consolidated metadata."""
+    import ml_dtypes
+    import tensorstore as ts
+    import zarr
+    path = A.fresh("tensorstore_v3_types.zarr")
+    zarr.open_group(path, mode="w", zarr_format=3, attributes={"title": "tensorstore zarr3 types"})
+
+    def grid(n):
+        return {"name": "regular", "configuration": {"chunk_shape": [n]}}
+    bf = ts_open(path, "bf16", "zarr3", {"shape": [5], "data_type": "bfloat16", "fill_value": "NaN",
+                                         "chunk_grid": grid(2),
+                                         "codecs": [{"name": "bytes", "configuration": {"endian": "little"}}]})
+    bf[0:4].write(np.array([1.5, -2.25, 3.0e38, 0.0078125], dtype=ml_dtypes.bfloat16)).result()  # chunk 2: fill
+    f16 = ts_open(path, "f16", "zarr3", {"shape": [4], "data_type": "float16", "fill_value": 0, "chunk_grid": grid(4),
+                                         "codecs": [{"name": "bytes", "configuration": {"endian": "big"}},
+                                                    {"name": "crc32c"}]})
+    f16[...].write(np.array([0.5, -65504, 6.1e-5, np.inf], dtype="f2")).result()
+    i64 = ts_open(path, "i64", "zarr3", {
+        "shape": [8], "data_type": "int64", "fill_value": -1, "chunk_grid": grid(8), "dimension_names": ["n"],
+        "codecs": [{"name": "sharding_indexed", "configuration": {
+            "chunk_shape": [2], "codecs": [{"name": "bytes", "configuration": {"endian": "big"}}],
+            "index_codecs": [{"name": "bytes", "configuration": {"endian": "little"}}, {"name": "crc32c"}]}}]})
+    i64[0:2].write(np.array([2 ** 62, -2 ** 62], dtype="i8")).result()
+    i64[6:8].write(np.array([7, 8], dtype="i8")).result()
+    m = {"schema": SCHEMA, "name": "autumn_tensorstore_v3_types",
+         "groups": {"/": {"dimensions": {"_zdim_5": 5, "_zdim_4": 4, "n": 8},
+                          "attributes": {"title": {"type": "char", "value": "tensorstore zarr3 types"}}}},
+         "variables": {}}
+    for name, nct, dims in (("bf16", "float", ["/_zdim_5"]), ("f16", "float", ["/_zdim_4"]), ("i64", "int64", ["/n"])):
+        t = ts.open({"driver": "zarr3", "kvstore": {"driver": "file", "path": path + "/"}, "path": name}).result()
+        v = np.asarray(t.read().result())
+        if v.dtype != np.int64:
+            v = v.astype("f4")           # exact widening of bfloat16 and float16
+        m["variables"]["/" + name] = {"type": nct, "dimensions": dims, "shape": list(v.shape), "attributes": {},
+                                      "data": M.summarize(v, nct)}
+    A.write_manifest(m, "autumn_tensorstore_v3_types")
+
+
 def root_array():
     path = A.fresh(os.path.join("bad", "tensorstore_root_array.zarr"))
     a = ts_open(path, "", "zarr3", {
@@ -120,6 +166,7 @@ def root_array():
 def main():
     tensorstore_v3()
     tensorstore_v2()
+    tensorstore_v3_types()
     root_array()
     shutil.rmtree(os.path.join(HERE, "__pycache__"), ignore_errors=True)
 

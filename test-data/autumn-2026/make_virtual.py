@@ -24,6 +24,10 @@ Nothing else in the references is changed. Datasets (INDEX.json lists them):
                             codecs, xarray's base64 `_FillValue` attributes (v3 `fill_value` is not `_FillValue`).
 * virtual/vz_nc3.json       VirtualiZarr 2.8.0 (NetCDF3Parser = kerchunk's NetCDF3ToZarr) over vz_nc3.nc: record
                             variables, a fixed variable.
+* virtual/h5_filters.json   VirtualiZarr 2.8.0 over h5_filters.h5 (h5py 3.16 + hdf5plugin 7.1): one dataset per HDF5
+                            filter, as VirtualiZarr maps them: `imagecodecs_lzf` (declared `"header": true` although
+                            HDF5's LZF filter writes no header), `imagecodecs_lz4h5`/`imagecodecs_bz2` with null
+                            parameters, `zstd`, `blosc`, `shuffle` + `zlib`, `zlib` + `fletcher32`. Expected: h5py.
 * virtual/kc_groups.json    kerchunk 0.2.10 SingleHdf5ToZarr over vz_nc4.nc (all groups): `/obs/elevation` has
                             `_ARRAY_DIMENSIONS` ["obs/station"] (kerchunk names a group's dimension by its path).
 """
@@ -187,9 +191,89 @@ def expected(refs_file, name, groups=("/",), zarr_format=2):
         f.write("\n")
 
 
+def register_imagecodecs():
+    """imagecodecs' numcodecs codecs for numcodecs (v2 reads) and for zarr-python 3 (VirtualiZarr builds v3
+    metadata internally and asks zarr's registry for `numcodecs.imagecodecs_*`)."""
+    from imagecodecs.numcodecs import register_codecs
+    from zarr.codecs.numcodecs._codecs import _NumcodecsBytesBytesCodec
+    from zarr.registry import register_codec
+    register_codecs()
+    for cid in ("imagecodecs_lzf", "imagecodecs_lz4h5", "imagecodecs_bz2"):
+        register_codec("numcodecs." + cid, type(cid, (_NumcodecsBytesBytesCodec,), {}, codec_name=cid))
+
+
+H5_FILTERS = ("lzf", "lz4", "bz2", "zstd", "blosc", "gzip_shuffle", "gzip_fletcher32")
+
+
+def h5_source():
+    """h5_filters.h5, written before netCDF4 is imported: netCDF4-python's wheel bundles its own HDF5, and with
+    both libraries loaded h5py's filter callbacks fail ("error during user callback")."""
+    import h5py
+    import hdf5plugin
+    src = os.path.join(DIR, "h5_filters.h5")
+    data = ((np.arange(12 * 20, dtype="f4").reshape(12, 20) % 37) * 0.5 - 4).astype("f4")
+    kws = {"lzf": dict(compression="lzf"), "lz4": dict(hdf5plugin.LZ4()), "bz2": dict(hdf5plugin.BZip2()),
+           "zstd": dict(hdf5plugin.Zstd()),
+           "blosc": dict(hdf5plugin.Blosc(cname="lz4", clevel=5, shuffle=hdf5plugin.Blosc.SHUFFLE)),
+           "gzip_shuffle": dict(compression="gzip", shuffle=True),
+           "gzip_fletcher32": dict(compression="gzip", fletcher32=True)}
+    with h5py.File(src, "w") as f:
+        f.attrs["title"] = "HDF5 filters (h5py, hdf5plugin)"
+        y = f.create_dataset("y", data=np.arange(12, dtype="i4"))
+        y.make_scale("y")
+        x = f.create_dataset("x", data=np.arange(20, dtype="i4"))
+        x.make_scale("x")
+        for k, name in enumerate(H5_FILTERS):
+            d = f.create_dataset(name, data=data + k, chunks=(6, 10), **kws[name])
+            d.dims[0].attach_scale(y)
+            d.dims[1].attach_scale(x)
+
+
+def h5_codecs():
+    """h5py 3.16 + hdf5plugin 7.1 write one float32 dataset per HDF5 filter (dimension scales y, x); VirtualiZarr
+    2.8.0 writes the references. Expected: h5py reading the source (zarr-python cannot decode the LZF
+    references: VirtualiZarr declares imagecodecs' size header, `"header": true`, which HDF5's LZF filter does
+    not write); every other variable is checked against xarray over the references too."""
+    import h5py
+    from obspec_utils.registry import ObjectStoreRegistry
+    from obstore.store import LocalStore
+    from virtualizarr import open_virtual_dataset
+    from virtualizarr.parsers import HDFParser
+    src = os.path.join(DIR, "h5_filters.h5")
+    register_imagecodecs()
+    reg = ObjectStoreRegistry({"file://": LocalStore()})
+    vds = open_virtual_dataset(url="file://" + src, parser=HDFParser(), registry=reg)
+    refs = vds.vz.to_kerchunk(format="dict")
+    refs["refs"] = relative(refs["refs"])
+    write_refs(refs, "h5_filters.json")
+    # expected: metadata by SCHEMA's pure-Zarr rules from the references, values from h5py
+    r = refs["refs"]
+    m = {"schema": SCHEMA, "name": "autumn_virtualizarr_h5_filters", "variables": {},
+         "groups": {"/": {"dimensions": {"y": 12, "x": 20}, "attributes": {
+             k: M.infer_zarr_attr(v) for k, v in json.loads(r[".zattrs"]).items()}}}}
+    with h5py.File(src, "r") as f:
+        for name in ("x", "y") + H5_FILTERS:
+            za = json.loads(r[name + "/.zarray"])
+            zt = json.loads(r[name + "/.zattrs"])
+            nct = M.dtype_nctype(za["dtype"], nczarr=False)
+            attrs = {k: M.infer_zarr_attr(v) for k, v in zt.items() if not M.is_hidden(k)}
+            if za["fill_value"] is not None:
+                attrs["_FillValue"] = M.attr_entry(nct, M.typed_values([za["fill_value"]], nct))
+            m["variables"]["/" + name] = {"type": nct, "dimensions": ["/" + d for d in zt["_ARRAY_DIMENSIONS"]],
+                                          "shape": za["shape"], "attributes": attrs,
+                                          "data": M.summarize(f[name][...], nct)}
+    ds = open_refs("h5_filters.json")
+    for name in ("x", "y") + H5_FILTERS[1:]:
+        assert M.summarize(ds[name].values, m["variables"]["/" + name]["type"]) == m["variables"]["/" + name]["data"]
+    with open(os.path.join(HERE, "autumn_virtualizarr_h5_filters.expected.json"), "w", encoding="utf-8") as f:
+        json.dump(m, f, indent=1, ensure_ascii=False, sort_keys=True)
+        f.write("\n")
+
+
 def main():
     shutil.rmtree(DIR, ignore_errors=True)
     os.makedirs(DIR)
+    h5_source()
     sources()
     virtualizarr_refs()
     kerchunk_groups()
@@ -199,6 +283,7 @@ def main():
     expected("kc_groups.json", "autumn_kerchunk_groups", ("/", "/obs"))
     expected("vz_nc4.parq", "autumn_virtualizarr_nc4_parquet")
     expected("vz_nc4_v3.json", "autumn_virtualizarr_nc4_v3", zarr_format=3)
+    h5_codecs()
     with open(os.path.join(HERE, "autumn_virtualizarr_nc4.expected.json"), encoding="utf-8") as f:
         j = json.load(f)
     with open(os.path.join(HERE, "autumn_virtualizarr_nc4_parquet.expected.json"), encoding="utf-8") as f:

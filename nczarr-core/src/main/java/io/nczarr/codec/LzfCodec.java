@@ -7,6 +7,11 @@ import io.nczarr.error.CodecException;
  * with {@code header} (the default) a 4-byte little-endian decoded size in front. Runs of literals
  * ({@code 000LLLLL}: L+1 bytes) and back references ({@code LLLooooo oooooooo}, length L+2, or
  * {@code 111ooooo LLLLLLLL oooooooo}, length L+9; distance o+1).
+ *
+ * <p>VirtualiZarr 2.8 declares {@code "header": true} for HDF5's LZF filter (h5py), which writes no header
+ * (zarr-python then fails on such references). When a chunk does not decode with the header, it is decoded
+ * as a bare liblzf stream and accepted only if that fills exactly the expected chunk size; otherwise the
+ * header's error stands. A stream that decodes with its header is never reinterpreted.
  */
 final class LzfCodec implements BytesBytesCodec {
 
@@ -29,6 +34,25 @@ final class LzfCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decode(byte[] encoded, int maxDecodedBytes) throws CodecException {
+        if (!header) {
+            return decode(encoded, maxDecodedBytes, false);
+        }
+        try {
+            return decode(encoded, maxDecodedBytes, true);
+        } catch (CodecException withHeader) {
+            try {
+                byte[] bare = decode(encoded, maxDecodedBytes, false);
+                if (bare.length == maxDecodedBytes) {
+                    return bare;
+                }
+            } catch (CodecException bareToo) {
+                withHeader.addSuppressed(bareToo);
+            }
+            throw withHeader;
+        }
+    }
+
+    private static byte[] decode(byte[] encoded, int maxDecodedBytes, boolean header) throws CodecException {
         int in = 0;
         int size = maxDecodedBytes;
         if (header) {
