@@ -42,4 +42,24 @@ class IcechunkRequestsTest {
             assertEquals(0, proxy.counts().total(), "the manifest is cached and c/0/0 is inline on main");
         }
     }
+
+    /** The parallel reads of an array's first chunks wait for one read of each manifest (was one each). */
+    @Test
+    void parallelFirstReadsFetchEachManifestOnce() throws Exception {
+        LocalS3 s3 = LocalS3.get();
+        s3.upload(Corpus.icechunkDir().resolve("native.icechunk"), "icechunk-req", "m/native.icechunk");
+        CountingProxy proxy = s3.signed;
+        proxy.reset();
+        String url = s3.signedUrl("icechunk-req", "m/native.icechunk", "zarr,icechunk,s3");
+        try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            nc.findVariable("sub/deep/big").read();
+            nc.findVariable("split").read();
+            java.util.Map<String, Long> manifests = proxy.requests().stream()
+                    .filter(r -> r.path().contains("/manifests/"))
+                    .collect(java.util.stream.Collectors.groupingBy(
+                            CountingProxy.Request::path, java.util.stream.Collectors.counting()));
+            assertEquals(true, manifests.size() >= 2, manifests.toString());
+            manifests.forEach((path, n) -> assertEquals(1L, n, path));
+        }
+    }
 }

@@ -70,7 +70,15 @@ public final class IcechunkLog {
         List<String> out = new ArrayList<>();
         out.add("repository " + repo.location() + " (Icechunk spec 1)");
         Map<String, List<String>> names = new TreeMap<>();
-        List<String> refs = repo.root().list("refs");
+        List<String> refs;
+        try {
+            refs = repo.root().list("refs");
+        } catch (io.nczarr.error.UnsupportedFeatureException e) {
+            // plain HTTP: the refs are objects of their own and cannot be listed; the history still can be read
+            refs = List.of();
+            out.add("branches and tags: not listed (spec 1 keeps them as objects under refs/, and this store cannot"
+                    + " list; branch=B or tag=T still select one)");
+        }
         for (String kind : List.of("branch", "tag")) {
             out.add(kind.equals("branch") ? "branches:" : "tags:");
             for (String r : refs) {

@@ -23,6 +23,9 @@ final class Repository {
     private final Map<String, ManifestFile> manifests = new LinkedHashMap<>(16, 0.75f, true);
 
     private final Map<String, Integer> sizes = new LinkedHashMap<>();
+    /** Manifest id → the lock its one read holds (a snapshot names a bounded number of manifests). */
+    private final Map<String, Object> loading = new java.util.concurrent.ConcurrentHashMap<>();
+
     private long cached;
     private volatile int specVersion = ObjectFormat.MAX_SPEC;
 
@@ -114,6 +117,19 @@ final class Repository {
                 return m;
             }
         }
+        // one read per manifest: the parallel reads of an array's first chunks wait for the first one's
+        synchronized (loading.computeIfAbsent(id, k -> new Object())) {
+            synchronized (manifests) {
+                ManifestFile m = manifests.get(id);
+                if (m != null) {
+                    return m;
+                }
+            }
+            return load(id);
+        }
+    }
+
+    private ManifestFile load(String id) throws IOException {
         String key = "manifests/" + id;
         byte[] b = root.get(key, limit)
                 .orElseThrow(() -> new MetadataException(

@@ -22,6 +22,7 @@ import io.nczarr.source.TrustSettings;
 import io.nczarr.store.Store;
 import io.nczarr.testkit.Corpus;
 import io.nczarr.testkit.http.RangeHttpServer;
+import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
@@ -151,6 +152,28 @@ class ConditionalReadsTest {
                 assertThrows(PreconditionFailedException.class, () -> read(url, ReadPreconditions.of("\"0123\"", 0)));
         assertTrue(e.getMessage().contains("cond/data.bin") && e.getMessage().contains("If-Match"), e.getMessage());
         assertThrows(PreconditionFailedException.class, () -> read(url, ReadPreconditions.of(null, modified - 3600)));
+        // through the counting relay: the 412 carries S3's short error document, none of the 4000 bytes asked
+        try (CountingProxy proxy = CountingProxy.start(s3.anonymousEndpoint())) {
+            String ep = proxy.endpoint().toString().replaceAll("/$", "");
+            try (ObjectSources viaProxy = new ObjectSources(
+                    Origin.user(DatasetUrl.parse(Path.of("").toAbsolutePath().toString()), TrustSettings.defaults()),
+                    Map.of("aws.profile", "none", "aws.region", "us-east-1"),
+                    ObjectSources.s3ApiOn(ep),
+                    () -> client,
+                    HttpSourceSettings.of(HttpSettings.defaults()),
+                    pool,
+                    AwsEnvironment.system())) {
+                try (ObjectSource src = viaProxy.open(URI.create(ep + "/cond/data.bin"), null);
+                        ObjectSource cond = src.withPreconditions(ReadPreconditions.of("\"0123\"", 0))) {
+                    proxy.reset();
+                    assertThrows(PreconditionFailedException.class, () -> cond.readFully(0, 4000));
+                    assertEquals(1, proxy.counts().get(), proxy.counts().toString());
+                    assertTrue(
+                            proxy.counts().responseBytes() < 1000,
+                            proxy.counts().toString());
+                }
+            }
+        }
     }
 
     /**

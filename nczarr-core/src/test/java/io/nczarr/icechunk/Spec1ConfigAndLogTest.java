@@ -155,4 +155,22 @@ class Spec1ConfigAndLogTest {
             }
         }
     }
+
+    /** Over plain HTTP a spec-1 log cannot list refs/: it says so and still shows the history. */
+    @Test
+    void logOverHttpShowsHistoryWithoutListing() throws Exception {
+        try (io.nczarr.testkit.http.RangeHttpServer http = io.nczarr.testkit.http.RangeHttpServer.start()) {
+            http.putTree("/spec1v.icechunk", REPO);
+            DatasetUrl url = DatasetUrl.parse(http.url("/spec1v.icechunk") + "#mode=zarr,icechunk&tag=t1");
+            String text;
+            try (Store base = Stores.open(url, IcechunkStoreTest.RES)) {
+                text = String.join("\n", IcechunkLog.lines(base, url, IcechunkStoreTest.RES));
+            }
+            JsonNode want = JSON.readTree(
+                    IcechunkStoreTest.DIR.resolve("spec1v.log.json").toFile());
+            assertTrue(text.contains("not listed") && text.contains("history of tag t1"), text);
+            assertTrue(text.contains("snapshot " + want.at("/tags/t1").asText()), text);
+            assertTrue(text.contains("author: \"nczarr-test\""), text);
+        }
+    }
 }
