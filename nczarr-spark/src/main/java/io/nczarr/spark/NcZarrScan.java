@@ -3,13 +3,13 @@ package io.nczarr.spark;
 import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
-import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -18,10 +18,10 @@ import org.apache.spark.sql.types.StructType;
 final class NcZarrScan implements Scan, Batch, SupportsReportStatistics {
     private final Grid grid;
     private final List<ColumnSpec> columns;
-    private final Filter[] pushed;
+    private final Predicate[] pushed;
     private final Planner.Plan plan;
 
-    NcZarrScan(Grid grid, List<ColumnSpec> columns, BitSet[] keep, Filter[] pushed, long limit) {
+    NcZarrScan(Grid grid, List<ColumnSpec> columns, BitSet[] keep, Predicate[] pushed, long limit) {
         this.grid = grid;
         this.columns = List.copyOf(columns);
         this.pushed = pushed;

@@ -3,26 +3,26 @@ package io.nczarr.spark;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
-import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
 import org.apache.spark.sql.connector.read.SupportsPushDownLimit;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
-import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
  * Pushdown: the columns Spark needs (variables not needed are never read), filters on dimension columns
- * (the chunks they exclude are never requested; Spark still applies every filter to the rows, so a filter
+ * (Spark's V2 predicates: the chunks they exclude are never requested; Spark still applies every filter to the rows, so a filter
  * prunes chunks but never decides a row alone) and LIMIT.
  */
 final class NcZarrScanBuilder
-        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters, SupportsPushDownLimit {
+        implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownV2Filters, SupportsPushDownLimit {
     private final Grid grid;
     private List<ColumnSpec> required;
     private BitSet[] keep;
-    private Filter[] pushed = new Filter[0];
+    private Predicate[] pushed = new Predicate[0];
     private long limit = -1;
 
     NcZarrScanBuilder(Grid grid) {
@@ -43,17 +43,17 @@ final class NcZarrScanBuilder
         required = cols;
     }
 
+    /** Spark's V2 predicates: those on one dimension column prune chunks; all are evaluated again on the rows. */
     @Override
-    public Filter[] pushFilters(Filter[] filters) {
-        DimFilters.Result r = DimFilters.apply(grid, filters);
+    public Predicate[] pushPredicates(Predicate[] predicates) {
+        DimPredicates.Result r = DimPredicates.apply(grid, predicates);
         keep = r.keep();
-        pushed = r.used().toArray(new Filter[0]);
-        // every filter is evaluated again on the rows
-        return filters;
+        pushed = r.used().toArray(new Predicate[0]);
+        return predicates;
     }
 
     @Override
-    public Filter[] pushedFilters() {
+    public Predicate[] pushedPredicates() {
         return pushed.clone();
     }
 

@@ -136,6 +136,10 @@ class SampleReadTest {
         // temp's chunks (3, 2, 4): time index 1 is in the first time chunk, lat 0..30 in both lat chunks
         assertEquals(10, scan.plan().rows());
         assertEquals(4, blocks(scan));
+        // V2 predicates with the literal first prune the same
+        NcZarrScan flipped = scan(load().where("0 <= lat AND timestamp'2000-02-01 00:00:00' = time"));
+        assertEquals(4, blocks(flipped));
+        assertTrue(flipped.description().contains("prunedBy=["), flipped.description());
 
         Dataset<Row> in =
                 load().where("lon IN (0, 288) AND time BETWEEN timestamp'2000-03-01' AND timestamp'2000-04-01'");
