@@ -2,6 +2,7 @@ package io.nczarr.source;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.error.TargetRefusedException;
+import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpSettings;
 import io.nczarr.http.auth.RequestAuth;
@@ -13,6 +14,7 @@ import io.nczarr.s3.S3Settings;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
@@ -20,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -105,6 +108,58 @@ public final class StoreSources {
                 return httpFolder(url, origin);
             default:
                 throw new IllegalArgumentException("no store backend of kind " + kind + " for " + url);
+        }
+    }
+
+    /**
+     * The whole object a document URL names (a kerchunk reference file: local, S3 or HTTP by {@link
+     * DatasetUrl#referenceLocationKind()}), read through the backend the resolver picks with the trust rules and
+     * credentials of {@code origin}; empty when there is no such object.
+     *
+     * @param location what to call it in messages (no credentials)
+     * @throws ObjectSource.TooLarge when it is larger than {@code maxBytes}, before its body is read
+     */
+    public Optional<byte[]> readDocument(DatasetUrl url, Origin origin, String location, long maxBytes)
+            throws IOException {
+        check(url, origin);
+        StoreKind where = url.referenceLocationKind();
+        switch (where) {
+            case DIRECTORY: {
+                Path p = url.localPath();
+                if (p == null || !Files.isRegularFile(p)) {
+                    return Optional.empty();
+                }
+                long size = Files.size(p);
+                if (size > maxBytes) {
+                    throw new ObjectSource.TooLarge(location, size, maxBytes);
+                }
+                try (InputStream in = Files.newInputStream(p)) {
+                    return Optional.of(in.readNBytes((int) size));
+                }
+            }
+            case S3: {
+                S3Location loc = s3Location(url);
+                try (S3Bucket bucket = bucket(url, loc, origin)) {
+                    return bucket.get(loc.key(), maxBytes);
+                } catch (S3Bucket.ObjectTooLarge e) {
+                    throw new ObjectSource.TooLarge(location, e.size(), maxBytes);
+                }
+            }
+            case HTTP:
+                try {
+                    return httpObjects(httpSettings(url, origin, location), origin)
+                            .get(url.uri(), maxBytes);
+                } catch (HttpObjects.TooLarge e) {
+                    throw new ObjectSource.TooLarge(location, e.size(), maxBytes);
+                }
+            default:
+                throw new UnsupportedFeatureException(
+                        location,
+                        null,
+                        null,
+                        "reference files in a " + where + " store",
+                        "reference files are read from a local file, S3 or HTTP(S)",
+                        null);
         }
     }
 
@@ -234,7 +289,7 @@ public final class StoreSources {
     private static Zip zip(DatasetUrl url) throws IOException {
         Path p = url.localPath();
         if (p == null) {
-            throw new io.nczarr.error.UnsupportedFeatureException(
+            throw new UnsupportedFeatureException(
                     url.toString(), null, null, "remote zip stores", "zip stores must be local files", null);
         }
         if (!Files.isRegularFile(p)) {

@@ -2,12 +2,9 @@ package io.nczarr.store.kerchunk;
 
 import io.nczarr.error.StoreException;
 import io.nczarr.error.UnsupportedFeatureException;
-import io.nczarr.http.HttpObjects;
 import io.nczarr.http.HttpSettings;
-import io.nczarr.s3.S3Bucket;
-import io.nczarr.s3.S3Location;
+import io.nczarr.source.ObjectSource;
 import io.nczarr.source.Origin;
-import io.nczarr.source.StoreSources;
 import io.nczarr.store.ByteLimit;
 import io.nczarr.store.MemoryLimits;
 import io.nczarr.store.StoreResources;
@@ -15,7 +12,6 @@ import io.nczarr.store.kerchunk.ReferenceFiles.Ref;
 import io.nczarr.url.DatasetUrl;
 import io.nczarr.url.DatasetUrl.StoreKind;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -39,65 +35,39 @@ final class ReferenceOpener {
         HttpSettings httpSettings = resources.httpSettings(url, location);
         ByteLimit limit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, resources.maxObjectBytes());
         StoreKind where = url.referenceLocationKind();
+        if (where == StoreKind.DIRECTORY && url.localPath() != null) {
+            refuseParquet(location, url.localPath());
+        }
         byte[] json;
-        URI base;
+        try {
+            // the resolver reads it: trust rules, credentials and client decided there
+            json = resources
+                    .sources()
+                    .readDocument(
+                            url,
+                            resources.originOf(url),
+                            location,
+                            Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
+                    .orElseThrow(() -> new StoreException(
+                            location,
+                            null,
+                            "no such reference file" + (where == StoreKind.HTTP ? " (HTTP 404)" : ""),
+                            false,
+                            null));
+        } catch (ObjectSource.TooLarge e) {
+            limit.checkArray(location, null, null, "reference file", e.size());
+            throw limit.exceeded(location, null, null, "reference file", e.size(), e);
+        } catch (StoreException e) {
+            // an HTTP failure names the reference file (S3's and the trust rules' already say what they need)
+            if (where != StoreKind.HTTP || e.getClass() != StoreException.class || location.equals(e.dataset())) {
+                throw e;
+            }
+            throw new StoreException(location, null, e.getMessage(), e.isRetryable(), e);
+        }
+        URI base = url.localPath() != null ? url.localPath().toUri() : url.uri();
         String s3Authority = null;
-        switch (where) {
-            case DIRECTORY: {
-                Path p = url.localPath();
-                refuseParquet(location, p);
-                if (!Files.isRegularFile(p)) {
-                    throw new StoreException(location, null, "no such reference file", false, null);
-                }
-                long size = Files.size(p);
-                limit.checkArray(location, null, null, "reference file", size);
-                try (InputStream in = Files.newInputStream(p)) {
-                    json = in.readNBytes((int) size);
-                }
-                base = p.toUri();
-                break;
-            }
-            case S3: {
-                // the resolver opens the bucket: a document-named reference file gets the user's profile only
-                // where the trust rules bind it
-                S3Location loc = StoreSources.s3Location(url);
-                try (S3Bucket bucket = resources.sources().bucket(url, resources.originOf(url))) {
-                    json = bucket.get(loc.key(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
-                            .orElseThrow(
-                                    () -> new StoreException(location, null, "no such reference file", false, null));
-                } catch (S3Bucket.ObjectTooLarge e) {
-                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
-                }
-                base = url.uri();
-                if (!"s3".equalsIgnoreCase(base.getScheme())) {
-                    s3Authority = base.getScheme().toLowerCase(Locale.ROOT) + "://" + base.getRawAuthority();
-                }
-                break;
-            }
-            case HTTP: {
-                HttpObjects http = resources.httpObjects(httpSettings, resources.originOf(url));
-                try {
-                    json = http.get(url.uri(), Math.min(limit.bytes(), MemoryLimits.MAX_ARRAY_BYTES))
-                            .orElseThrow(() -> new StoreException(
-                                    location, null, "no such reference file (HTTP 404)", false, null));
-                } catch (HttpObjects.TooLarge e) {
-                    throw limit.exceeded(location, null, null, "reference file", e.size(), e);
-                } catch (StoreException e) {
-                    throw e.dataset() != null && e.dataset().equals(location)
-                            ? e
-                            : new StoreException(location, null, e.getMessage(), e.isRetryable(), e);
-                }
-                base = url.uri();
-                break;
-            }
-            default:
-                throw new UnsupportedFeatureException(
-                        location,
-                        null,
-                        null,
-                        "reference files in a " + where + " store",
-                        "reference files are read from a local file, S3 or HTTP(S)",
-                        null);
+        if (where == StoreKind.S3 && !"s3".equalsIgnoreCase(base.getScheme())) {
+            s3Authority = base.getScheme().toLowerCase(Locale.ROOT) + "://" + base.getRawAuthority();
         }
         if (json.length >= 4 && json[0] == 'P' && json[1] == 'A' && json[2] == 'R' && json[3] == '1') {
             throw parquet(location);
