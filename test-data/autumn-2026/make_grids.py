@@ -15,6 +15,8 @@ Deterministic (fixed values, no randomness). Datasets (INDEX.json lists them):
                         edges [1, 4] x [2, 3, 4]; /d2 float64 written with edges [[4, 3]] over 12 columns, resized to 9, its
                         zarr.json then rewritten with the bare-integer step 4 on that axis (same chunks; zarr-python
                         reads it back).
+* zarr342_sharded_types.zarr  `struct` (zarr-python 3.4.2) and `bfloat16` (zarr-python's uint16 shards relabelled,
+                        expected from ml_dtypes) inside `sharding_indexed`, missing shards and an empty inner chunk.
 * zarr342_raw.zarr      zarr-python 3.4.2's `raw_bytes` data type (numpy `|V3`, what it writes for void
                         dtypes; it writes no `r<N>`) with a base64 fill_value and a never-written chunk, and
                         a hand-written `r24` twin of it (zarr-extensions `r*`: fill_value a list of byte
@@ -127,9 +129,56 @@ def zarr342_raw():
     A.write_manifest(m, "autumn_zarr342_raw")
 
 
+def zarr342_sharded_types():
+    """struct and bfloat16 inside sharding_indexed. struct: zarr-python 3.4.2 writes and reads it. bfloat16:
+    zarr-python 3.4.2 has no such type, so the same bits are written as uint16 by zarr-python (the shard layout,
+    index and crc32c are its own), then zarr.json says bfloat16 (fill 0x7fc0 = NaN); expected = ml_dtypes'
+    float32 widening of those bits."""
+    import ml_dtypes
+    import zarr
+    import make_codecs as C
+    path = A.fresh("zarr342_sharded_types.zarr")
+    root = zarr.open_group(path, mode="w", zarr_format=3)
+    dt = np.dtype([("id", "<i4"), ("t", "<f8"), ("ok", "?")])
+    fill = np.array([(-1, -9.5, True)], dtype=dt)[0]
+    a = root.create_array("rec", shape=(10,), shards=(4,), chunks=(2,), dtype=dt, fill_value=fill,
+                          dimension_names=["n"])
+    a[0:6] = np.array([(i * 3 - 5, i / 4.0, i % 2 == 0) for i in range(6)], dt)   # shard 2 never written
+    a[2:4] = fill                                      # an inner chunk of fill values: not stored
+    bf = (np.arange(24, dtype="f4").reshape(4, 6) * 1.5 - 7.0).astype(ml_dtypes.bfloat16)
+    bf[1, 2] = np.nan
+    bits = bf.view("<u2")
+    b = root.create_array("bf16", shape=(6, 6), shards=(4, 6), chunks=(2, 3), dtype="uint16", fill_value=0x7fc0,
+                          dimension_names=["y", "x"])
+    b[0:4, :] = bits                                   # shard (1, 0) never written: NaN
+    zarr.consolidate_metadata(path)    # before the relabelling: zarr-python cannot parse bfloat16
+    zj = os.path.join(path, "bf16", "zarr.json")
+    with open(zj, encoding="utf-8") as f:
+        meta = json.load(f)
+    meta["data_type"] = "bfloat16"
+    meta["fill_value"] = "0x7fc0"
+    with open(zj, "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=2)
+    with open(os.path.join(path, "zarr.json"), encoding="utf-8") as f:
+        root_meta = json.load(f)
+    root_meta["consolidated_metadata"]["metadata"]["bf16"] = meta
+    with open(os.path.join(path, "zarr.json"), "w", encoding="utf-8") as f:
+        json.dump(root_meta, f, indent=2)
+    r = zarr.open_array(path, path="rec", mode="r")
+    m = {"schema": SCHEMA, "name": "autumn_zarr342_sharded_types",
+         "groups": {"/": {"dimensions": {"n": 10, "y": 6, "x": 6}, "attributes": {}}}, "variables": {}}
+    C._struct_vars(m, "/rec", np.asarray(r[...]), ["/n"])
+    expect = np.full((6, 6), np.nan, "f4")
+    expect[0:4, :] = bf.astype("f4")
+    m["variables"]["/bf16"] = {"type": "float", "dimensions": ["/y", "/x"], "shape": [6, 6], "attributes": {},
+                               "data": A.M.summarize(expect, "float")}
+    A.write_manifest(m, "autumn_zarr342_sharded_types")
+
+
 def main():
     zarr342_rectilinear()
     zarr342_raw()
+    zarr342_sharded_types()
 
 
 if __name__ == "__main__":

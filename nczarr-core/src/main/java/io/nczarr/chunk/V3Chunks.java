@@ -29,12 +29,25 @@ final class V3Chunks {
                     a.chunks(),
                     a.v3().storedDtype(),
                     a.dtype(),
-                    a.fillValue(),
+                    fill(var),
                     codecs,
                     cap(var, chunkElements, vlenBound));
         } catch (NcZarrException e) {
             throw e.withContext(dataset, StoreKeys.join(var.key(), "zarr.json"), var.name());
         }
+    }
+
+    /**
+     * The {@code fill_value} the codecs see (empty inner chunks of shards): for records and raw bytes the bytes the
+     * metadata reader made of it (a struct's object or base64 fill, a list of byte values), else as written.
+     */
+    private static JsonNode fill(VarModel var) {
+        ElementType.Layout l = var.element().layout();
+        if ((l == ElementType.Layout.RECORD || l == ElementType.Layout.FIXED_OPAQUE)
+                && var.fill() instanceof byte[] b) {
+            return com.fasterxml.jackson.databind.node.BinaryNode.valueOf(b);
+        }
+        return var.array().fillValue();
     }
 
     /**

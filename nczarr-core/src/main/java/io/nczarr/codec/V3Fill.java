@@ -67,6 +67,19 @@ public final class V3Fill {
         if (v == null || v.isNull()) {
             return out;
         }
+        if (v.isBinary()) {
+            // a record's or raw bytes' fill, already decoded by the metadata reader
+            byte[] b;
+            try {
+                b = v.binaryValue();
+            } catch (java.io.IOException e) {
+                b = null;
+            }
+            if (b == null || b.length != size) {
+                throw new CodecException("fill_value of " + (b == null ? 0 : b.length) + " bytes for " + dtype.str());
+            }
+            return b.clone();
+        }
         long bits;
         if (isHex(v)) {
             bits = hexBits(v.textValue(), size);
