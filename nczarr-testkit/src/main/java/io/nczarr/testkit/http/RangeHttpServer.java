@@ -382,8 +382,9 @@ public final class RangeHttpServer implements AutoCloseable {
         while (done < limit) {
             int n = (int) Math.min(buf.length, limit - done);
             c.read(start + done, buf, n);
-            out.write(buf, 0, n);
+            // counted before the write: the client may have the last bytes before write returns
             bytesSent.addAndGet(n);
+            out.write(buf, 0, n);
             done += n;
         }
         if (truncate) {
