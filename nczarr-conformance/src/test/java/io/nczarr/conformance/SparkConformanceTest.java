@@ -279,8 +279,9 @@ class SparkConformanceTest {
                 return DataTypes.IntegerType;
             case UINT:
             case INT64:
-            case UINT64:
                 return DataTypes.LongType;
+            case UINT64:
+                return DataTypes.createDecimalType(20, 0);
             case FLOAT:
                 return DataTypes.FloatType;
             case DOUBLE:
