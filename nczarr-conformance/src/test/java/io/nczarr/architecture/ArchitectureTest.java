@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering docs/architecture.md describes, enforced over every module on this module's test class path (the
  * core, s3-raf, the netCDF-Java binding, the command line, the test kit, and each further binding such as
- * nczarr-spark once it is a dependency here): data flows url → store → model → meta → chunk → read → aggregation →
+ * nczarr-spark, a test dependency here): data flows url → store → model → meta → chunk → read → aggregation →
  * open → binding; codecs and errors are leaves; only the netCDF-Java binding, the byte-range RandomAccessFile and
  * the command line know netCDF-Java; only the Spark binding knows Spark; the host-neutral core knows neither; the
  * library never uses the test kit or the command line; no package cycles; files are read by stores, not by URL

@@ -4,11 +4,13 @@ import io.nczarr.model.NcType;
 import io.nczarr.read.CfEncoding;
 import io.nczarr.read.VariableReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
@@ -44,7 +46,12 @@ final class BlockDecoder {
                 fillDimension(v, c, origin, count, n);
             } else {
                 VariableReader r = vars.get(c.varPath());
-                fillVariable(v, c, CoreAccess.read(r, origin, count), r.encoding(), n);
+                Object raw = CoreAccess.readTable(r, origin, count);
+                if (c.type() == NcType.CHAR || c.type() == NcType.STRING) {
+                    fillText(v, c.type(), raw, n, c.type() == NcType.CHAR ? CoreAccess.textLength(r) : 0);
+                } else {
+                    fillVariable(v, c, raw, r.encoding(), n);
+                }
             }
             vectors[i] = v;
         }
@@ -87,7 +94,6 @@ final class BlockDecoder {
                     v.putInts(0, n, (int[]) raw, 0);
                     return;
                 case INT64:
-                case UINT64:
                     v.putLongs(0, n, (long[]) raw, 0);
                     return;
                 case FLOAT:
@@ -120,6 +126,27 @@ final class BlockDecoder {
         }
     }
 
+    /** Strings as UTF-8; a char value is its {@code len} bytes up to the first NUL. */
+    private static void fillText(OnHeapColumnVector v, NcType t, Object raw, int n, int len) {
+        for (int r = 0; r < n; r++) {
+            if (t == NcType.STRING) {
+                String s = ((String[]) raw)[r];
+                if (s == null) {
+                    v.putNull(r);
+                } else {
+                    v.putByteArray(r, s.getBytes(StandardCharsets.UTF_8));
+                }
+            } else {
+                byte[] b = (byte[]) raw;
+                int end = 0;
+                while (end < len && b[r * len + end] != 0) {
+                    end++;
+                }
+                v.putByteArray(r, b, r * len, end);
+            }
+        }
+    }
+
     /** Element {@code i} of a raw array into row {@code r}, unsigned types widened. */
     private static void putRaw(OnHeapColumnVector v, NcType t, Object raw, int i, int r) {
         switch (t) {
@@ -142,8 +169,10 @@ final class BlockDecoder {
                 v.putLong(r, ((int[]) raw)[i] & 0xffffffffL);
                 break;
             case INT64:
-            case UINT64:
                 v.putLong(r, ((long[]) raw)[i]);
+                break;
+            case UINT64:
+                v.putDecimal(r, Decimal.apply(Values.unsigned(((long[]) raw)[i])), 20);
                 break;
             case FLOAT:
                 v.putFloat(r, ((float[]) raw)[i]);

@@ -15,6 +15,8 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * Layout chunks: one row per block of a partition (a chunk, or a shard of a sharded array): its origin, its
@@ -53,7 +55,9 @@ final class ChunkRows implements PartitionReader<InternalRow> {
                     break;
                 default:
                     VariableReader r = reader(c.varPath());
-                    values[i] = array(c, CoreAccess.read(r, origin, count), r.encoding());
+                    values[i] = c.type() == NcType.CHAR || c.type() == NcType.STRING
+                            ? text(c.type(), CoreAccess.readTable(r, origin, count), r)
+                            : array(c, CoreAccess.read(r, origin, count), r.encoding());
             }
         }
         current = new GenericInternalRow(values);
@@ -82,7 +86,6 @@ final class ChunkRows implements PartitionReader<InternalRow> {
                 case INT:
                     return UnsafeArrayData.fromPrimitiveArray((int[]) raw);
                 case INT64:
-                case UINT64:
                     return UnsafeArrayData.fromPrimitiveArray((long[]) raw);
                 case FLOAT:
                     return UnsafeArrayData.fromPrimitiveArray((float[]) raw);
@@ -97,7 +100,7 @@ final class ChunkRows implements PartitionReader<InternalRow> {
         boolean asDouble = ((ArrayType) c.sparkType()).elementType() == DataTypes.DoubleType;
         for (int i = 0; i < n; i++) {
             if (!c.cf()) {
-                out[i] = Values.boxed(raw, i, t);
+                out[i] = spark(Values.boxed(raw, i, t));
                 continue;
             }
             double x = Values.asDouble(raw, i, t);
@@ -107,8 +110,36 @@ final class ChunkRows implements PartitionReader<InternalRow> {
                 double u = enc.unpack(x);
                 out[i] = asDouble ? (Object) u : (Object) (float) u;
             } else {
-                out[i] = Values.boxed(raw, i, t);
+                out[i] = spark(Values.boxed(raw, i, t));
             }
+        }
+        return new GenericArrayData(out);
+    }
+
+    /** A boxed value as Spark holds it (a uint64's BigDecimal as a Decimal). */
+    private static Object spark(Object boxed) {
+        return boxed instanceof java.math.BigDecimal b ? Decimal.apply(b) : boxed;
+    }
+
+    /** Strings (or char values up to their first NUL) as a Spark array of UTF-8 strings. */
+    private static ArrayData text(NcType t, Object raw, VariableReader r) {
+        if (t == NcType.STRING) {
+            String[] s = (String[]) raw;
+            Object[] out = new Object[s.length];
+            for (int i = 0; i < s.length; i++) {
+                out[i] = s[i] == null ? null : UTF8String.fromString(s[i]);
+            }
+            return new GenericArrayData(out);
+        }
+        byte[] b = (byte[]) raw;
+        int len = CoreAccess.textLength(r);
+        Object[] out = new Object[len == 0 ? 0 : b.length / len];
+        for (int i = 0; i < out.length; i++) {
+            int end = 0;
+            while (end < len && b[i * len + end] != 0) {
+                end++;
+            }
+            out[i] = UTF8String.fromBytes(b, i * len, end);
         }
         return new GenericArrayData(out);
     }

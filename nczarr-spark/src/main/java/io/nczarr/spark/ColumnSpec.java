@@ -34,7 +34,8 @@ record ColumnSpec(
         return kind == Kind.INDEX || kind == Kind.COORDINATE || kind == Kind.TIME;
     }
 
+    /** Decoded values may be null, and so may strings. */
     boolean nullable() {
-        return cf;
+        return cf || type == NcType.STRING;
     }
 }

@@ -97,7 +97,40 @@ final class CoreAccess {
     /** Whether the connector can put this variable into a column: numeric with dimensions. */
     static boolean readable(VariableReader v) {
         NcType t = v.type();
-        return t.isNumeric() && v.shape().length > 0;
+        int rank = v.shape().length;
+        return (t.isNumeric() || t == NcType.STRING) && rank > 0 || t == NcType.CHAR && rank > 1;
+    }
+
+    /** The dimensions a variable spans in a table: a char variable's last one is its text, not a dimension. */
+    static List<String> tableDimensions(VariableReader v) {
+        List<String> d = v.dimensions();
+        return v.type() == NcType.CHAR ? d.subList(0, d.size() - 1) : d;
+    }
+
+    /** The shape a variable spans in a table ({@link #tableDimensions}). */
+    static long[] tableShape(VariableReader v) {
+        long[] s = v.shape();
+        return v.type() == NcType.CHAR ? java.util.Arrays.copyOf(s, s.length - 1) : s;
+    }
+
+    /**
+     * Reads a section of the table's dimensions: {@link #read}, for a char variable with the whole text
+     * dimension added ({@code byte[]}, each value its text length of bytes).
+     */
+    static Object readTable(VariableReader v, long[] origin, int[] count) throws IOException {
+        if (v.type() != NcType.CHAR) {
+            return read(v, origin, count);
+        }
+        long[] o = java.util.Arrays.copyOf(origin, origin.length + 1);
+        int[] c = java.util.Arrays.copyOf(count, count.length + 1);
+        c[count.length] = (int) v.shape()[count.length];
+        return read(v, o, c);
+    }
+
+    /** The text length of a char variable (its last dimension). */
+    static int textLength(VariableReader v) {
+        long[] s = v.shape();
+        return (int) s[s.length - 1];
     }
 
     /**

@@ -55,14 +55,14 @@ final class Grid implements Serializable {
         Opened ds = CoreAccess.dataset(options.url());
         List<VariableReader> vars = select(ds, options);
         VariableReader first = vars.get(0);
-        List<String> dims = first.dimensions();
+        List<String> dims = CoreAccess.tableDimensions(first);
         for (VariableReader v : vars) {
-            if (!v.dimensions().equals(dims)) {
+            if (!CoreAccess.tableDimensions(v).equals(dims)) {
                 throw new NcZarrException(
                         ds.location(),
                         null,
                         v.name(),
-                        "dimensions " + v.dimensions() + " differ from " + first.name() + "'s " + dims
+                        "dimensions " + CoreAccess.tableDimensions(v) + " differ from " + first.name() + "'s " + dims
                                 + ": the variables of one table share their dimensions (read the others in"
                                 + " another table)",
                         null);
@@ -70,7 +70,7 @@ final class Grid implements Serializable {
         }
         int rank = dims.size();
         String[] names = new String[rank];
-        long[] lengths = first.shape();
+        long[] lengths = CoreAccess.tableShape(first);
         // the chunk grid of the first variable: for a sharded array, its shards (whole objects)
         ChunkGrid grid = first.grid();
         int[] gridChunk = grid.isSharded() ? grid.shardShape() : grid.chunkShape();
@@ -85,7 +85,7 @@ final class Grid implements Serializable {
                 // a dimension used twice (a square matrix): the second column is named by its position
                 names[d] = names[d] + "_" + d;
             }
-            chunk[d] = gridChunk.length == rank
+            chunk[d] = gridChunk.length >= rank
                     ? Math.max(1, gridChunk[d])
                     : (int) Math.min(Integer.MAX_VALUE, Math.max(1, lengths[d]));
             VariableReader coord = coordinate(ds, path, lengths[d]);
@@ -151,8 +151,8 @@ final class Grid implements Serializable {
                             null,
                             v.name(),
                             "a " + v.type().cdlName() + (v.shape().length == 0 ? " scalar" : "")
-                                    + " variable is not a column the nczarr data source makes (numeric"
-                                    + " variables with dimensions only)",
+                                    + " variable is not a column the nczarr data source makes (numeric and string"
+                                    + " variables with dimensions, char variables of two or more)",
                             null);
                 }
                 out.add(v);
@@ -162,6 +162,7 @@ final class Grid implements Serializable {
         VariableReader best = null;
         for (VariableReader v : CoreAccess.variables(ds).values()) {
             if (CoreAccess.readable(v)
+                    && v.type().isNumeric()
                     && !isCoordinate(v)
                     && (best == null || v.shape().length > best.shape().length)) {
                 best = v;
@@ -172,7 +173,9 @@ final class Grid implements Serializable {
                     ds.location(), null, null, "no numeric data variable to read (option variables names them)", null);
         }
         for (VariableReader v : CoreAccess.variables(ds).values()) {
-            if (CoreAccess.readable(v) && !isCoordinate(v) && v.dimensions().equals(best.dimensions())) {
+            if (CoreAccess.readable(v)
+                    && !isCoordinate(v)
+                    && CoreAccess.tableDimensions(v).equals(best.dimensions())) {
                 out.add(v);
             }
         }
@@ -194,6 +197,7 @@ final class Grid implements Serializable {
             if (isCoordinate(v)
                     && v.dimensions().get(0).equals(dimPath)
                     && CoreAccess.readable(v)
+                    && v.type().isNumeric()
                     && v.shape()[0] == length
                     && length <= Integer.MAX_VALUE - 8) {
                 return v;
@@ -204,7 +208,7 @@ final class Grid implements Serializable {
 
     private static ColumnSpec variableColumn(VariableReader v, boolean cf) {
         NcType t = v.type();
-        if (!cf) {
+        if (!cf || !t.isNumeric()) {
             return new ColumnSpec(
                     v.name(), ColumnSpec.Kind.VARIABLE, -1, v.path(), t, Values.sparkType(t), false, false);
         }
@@ -245,7 +249,7 @@ final class Grid implements Serializable {
                         -1,
                         c.varPath(),
                         c.type(),
-                        DataTypes.createArrayType(c.sparkType(), c.cf()),
+                        DataTypes.createArrayType(c.sparkType(), c.nullable()),
                         c.packed(),
                         c.cf()));
             }

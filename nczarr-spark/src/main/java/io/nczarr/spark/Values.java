@@ -38,8 +38,8 @@ final class Values {
     }
 
     /**
-     * The Spark type of a raw value: the type itself, unsigned ones widened to the next signed type
-     * ({@code uint64} stays a {@code long}: values of 2^63 and more read negative).
+     * The Spark type of a raw value: the type itself, unsigned ones widened to the next signed type ({@code uint64}
+     * to {@code decimal(20,0)}); {@code string} and {@code char} (its last dimension the text) to strings.
      */
     static DataType sparkType(NcType type) {
         switch (type) {
@@ -53,15 +53,27 @@ final class Values {
                 return DataTypes.IntegerType;
             case UINT:
             case INT64:
-            case UINT64:
                 return DataTypes.LongType;
+            case UINT64:
+                return UINT64;
             case FLOAT:
                 return DataTypes.FloatType;
             case DOUBLE:
                 return DataTypes.DoubleType;
+            case STRING:
+            case CHAR:
+                return DataTypes.StringType;
             default:
-                throw new IllegalArgumentException("not a numeric type: " + type);
+                throw new IllegalArgumentException("not a numeric or text type: " + type);
         }
+    }
+
+    /** uint64 values: every one exact (2^64 - 1 needs 20 digits). */
+    static final DataType UINT64 = DataTypes.createDecimalType(20, 0);
+
+    /** A uint64 bit pattern as its unsigned value. */
+    static java.math.BigDecimal unsigned(long bits) {
+        return new java.math.BigDecimal(Long.toUnsignedString(bits));
     }
 
     /** Element {@code i} boxed as the value of {@link #sparkType} (what Spark's rows hold for that type). */
@@ -80,8 +92,9 @@ final class Values {
             case UINT:
                 return ((int[]) array)[i] & 0xffffffffL;
             case INT64:
-            case UINT64:
                 return ((long[]) array)[i];
+            case UINT64:
+                return unsigned(((long[]) array)[i]);
             case FLOAT:
                 return ((float[]) array)[i];
             case DOUBLE:

@@ -201,6 +201,45 @@ class SampleReadTest {
     }
 
     @Test
+    void charAndStringVariablesAreStringColumns() {
+        // char name(station, strlen): one string per station, beside a float of the same dimension
+        Dataset<Row> obs = spark.read()
+                .format("nczarr")
+                .option("variables", "obs/name,obs/elevation")
+                .load(url);
+        assertEquals(
+                List.of("station", "name", "elevation"), List.of(obs.schema().fieldNames()));
+        assertEquals(DataTypes.StringType, obs.schema().apply("name").dataType());
+        List<Row> rows = obs.orderBy("station").collectAsList();
+        assertEquals(
+                List.of("Boulder", "Bergen"),
+                rows.stream().map(r -> r.getString(1)).toList());
+        assertEquals(12f, rows.get(1).getFloat(2));
+        List<String> chunked = new java.util.ArrayList<>();
+        for (Row r : spark.read()
+                .format("nczarr")
+                .option("layout", "chunks")
+                .option("variables", "obs/name")
+                .load(url)
+                .orderBy("origin")
+                .collectAsList()) {
+            chunked.addAll(r.getList(2));
+        }
+        assertEquals(List.of("Boulder", "Bergen"), chunked);
+        // vlen strings (Zarr v2 object dtype)
+        String edge = Corpus.testDataDir().resolve("edge.zarr").toUri() + "#mode=zarr,file";
+        List<Row> codes = spark.read()
+                .format("nczarr")
+                .option("variables", "codes")
+                .load(edge)
+                .orderBy("code")
+                .collectAsList();
+        assertEquals(
+                List.of("abc", "xy", "", "z", "q"),
+                codes.stream().map(r -> r.getString(1)).toList());
+    }
+
+    @Test
     void createTableUsingNczarr() {
         spark.sql("CREATE TABLE sample_t USING nczarr OPTIONS (path '" + url + "', variables 'temp')");
         try {
