@@ -99,22 +99,27 @@ final class RepoInfo {
 
     /** Commit metadata (spec 2: each value FlexBuffers) as JSON-like text, sorted by name. */
     static Map<String, String> metadata(FlatBuf fb, int vec) throws MetadataException {
-        if (vec == 0) {
-            return Map.of();
-        }
-        Map<String, String> out = new LinkedHashMap<>();
-        int n = fb.length(vec, 4, "metadata");
-        for (int i = 0; i < n; i++) {
-            int t = fb.tableAt(vec, i, "metadata");
-            String name = fb.string(fb.required(t, 0, "MetadataItem.name"), "MetadataItem.name");
-            byte[] v = fb.bytes(fb.required(t, 1, "MetadataItem.value"), "MetadataItem.value");
-            out.put(name, flexText(fb, v, "metadata '" + name + "'"));
-        }
-        return out;
+        return metadataItems(fb, vec, (name, v) -> flexText(fb, v, "metadata '" + name + "'"));
     }
 
     /** Commit metadata of a spec-1 snapshot (each value MessagePack) as JSON text, in the stored order. */
     static Map<String, String> v1Metadata(FlatBuf fb, int vec) throws MetadataException {
+        return metadataItems(fb, vec, (name, v) -> {
+            try {
+                return MsgPack.toJson(v);
+            } catch (IllegalArgumentException e) {
+                throw fb.bad("metadata '" + name + "': " + e.getMessage());
+            }
+        });
+    }
+
+    /** How one spec writes a metadata item's value bytes. */
+    private interface ValueText {
+        String of(String name, byte[] value) throws MetadataException;
+    }
+
+    /** The {@code MetadataItem} vector {@code vec} (0: none) as name → value text, in the stored order. */
+    private static Map<String, String> metadataItems(FlatBuf fb, int vec, ValueText text) throws MetadataException {
         if (vec == 0) {
             return Map.of();
         }
@@ -124,11 +129,7 @@ final class RepoInfo {
             int t = fb.tableAt(vec, i, "metadata");
             String name = fb.string(fb.required(t, 0, "MetadataItem.name"), "MetadataItem.name");
             byte[] v = fb.bytes(fb.required(t, 1, "MetadataItem.value"), "MetadataItem.value");
-            try {
-                out.put(name, MsgPack.toJson(v));
-            } catch (IllegalArgumentException e) {
-                throw fb.bad("metadata '" + name + "': " + e.getMessage());
-            }
+            out.put(name, text.of(name, v));
         }
         return out;
     }
