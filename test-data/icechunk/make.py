@@ -29,7 +29,10 @@ Repositories (INDEX.json lists the datasets; one dataset per snapshot selection)
 * spec1v.icechunk    spec 1 with a virtual chunk container in config.yaml named by its URL prefix, virtual refs
                     into virt_src.nc and commit metadata; spec1v.log.json is icechunk's ancestry() of main.
 
-`make.py NAME...` rewrites only those repositories (native, virtual, spec1, spec1_virtual).
+* v1x.icechunk       written by an icechunk 1.x release itself (1.1.21, requirements-v1x.txt, its own venv:
+                    `make.py v1x` there, never in the 2.x run): native and inline chunks, main and tag t1.
+
+`make.py NAME...` rewrites only those repositories (native, virtual, spec1, spec1_virtual, v1x).
 
 Deterministic values (fixed arrays, no randomness); ids and timestamps differ between runs (icechunk makes
 random ids), so the Java tests never hard-code an id: they read them from the expected `*.refs.json`.
@@ -295,10 +298,35 @@ def spec1_virtual():
         os.remove(SRC_LINK)
 
 
+def v1x():
+    """A repository written by an icechunk 1.x release itself (1.1.21, requirements-v1x.txt, its own venv): native and
+    inline chunks, two commits on main, tag t1 on the first. Run: make.py v1x (in that venv)."""
+    import icechunk as ic
+    import zarr
+    assert ic.__version__.startswith("1."), ic.__version__
+    path = fresh("v1x.icechunk")
+    repo = ic.Repository.create(ic.local_filesystem_storage(path))
+    s = repo.writable_session("main")
+    root = zarr.group(store=s.store, zarr_format=3, attributes={"title": "written by icechunk 1.x"})
+    a = root.create_array("a", shape=(4, 40), chunks=(2, 40), dtype="i4", fill_value=0,
+                          dimension_names=["t", "x"])
+    a[0:2] = np.arange(80, dtype="i4").reshape(2, 40) * 3 - 7           # 320 bytes: native; a[2:4] never written
+    b = root.create_array("b", shape=(5,), chunks=(5,), dtype="f4", dimension_names=["y"])
+    b[:] = np.array([0.5, -1.5, 2.25, 3.0, -4.0], dtype="f4")         # inline
+    c1 = s.commit("icechunk 1.x: first")
+    repo.create_tag("t1", c1)
+    s = repo.writable_session("main")
+    zarr.open_group(store=s.store, mode="r+")["a"][2:4] = 11
+    s.commit("icechunk 1.x: second")
+    for name, kw in (("main", {"branch": "main"}), ("t1", {"tag": "t1"})):
+        ro = repo.readonly_session(**kw)
+        write_json(manifest(ro.store, "icechunk_v1x_" + name), "icechunk_v1x_%s.expected.json" % name)
+
+
 def main():
     only = sys.argv[1:]
-    for f in (native, virtual, spec1, spec1_virtual):
-        if not only or f.__name__ in only:
+    for f in (native, virtual, spec1, spec1_virtual, v1x):
+        if (not only and f is not v1x) or f.__name__ in only:
             f()
 
 
