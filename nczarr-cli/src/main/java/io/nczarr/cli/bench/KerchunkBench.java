@@ -1,6 +1,5 @@
 package io.nczarr.cli.bench;
 
-import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
@@ -11,9 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import ucar.ma2.Array;
-import ucar.ma2.IndexIterator;
-import ucar.nc2.NetcdfFile;
 
 /**
  * The kerchunk benchmark (bench/kerchunk-bench.sh, issue 13): one ~100 MB netCDF-4 file and its kerchunk
@@ -75,14 +71,7 @@ public final class KerchunkBench {
     private static Run java(String what, String url, CountingProxy proxy) throws IOException {
         proxy.reset();
         long t0 = System.nanoTime();
-        double sum = 0;
-        try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            Array a = nc.findVariable("temp").read();
-            IndexIterator it = a.getIndexIterator();
-            while (it.hasNext()) {
-                sum += it.getFloatNext();
-            }
-        }
+        double sum = OursReads.floatSum(url, "temp", null);
         double s = (System.nanoTime() - t0) / 1e9;
         CountingProxy.Counts c = proxy.counts();
         return new Run(what, c.total(), c.responseBytes(), s, sum);

@@ -122,6 +122,28 @@ final class OursReads {
     }
 
     /** sha256 of the values as little-endian bytes of their type, C order (float and double only). */
+    /**
+     * The sum of a float variable's values over {@code section} ({@code null}: the whole variable), read through
+     * {@link NcZarrFiles}: the checksum the reference-benchmarks compare with the Python anchors.
+     */
+    static double floatSum(String url, String var, String section) throws IOException {
+        try (NetcdfFile nc = NcZarrFiles.open(url)) {
+            Variable v = nc.findVariable(var);
+            Array a;
+            try {
+                a = section == null ? v.read() : v.read(section);
+            } catch (ucar.ma2.InvalidRangeException e) {
+                throw new IllegalArgumentException(section, e);
+            }
+            double sum = 0;
+            ucar.ma2.IndexIterator it = a.getIndexIterator();
+            while (it.hasNext()) {
+                sum += it.getFloatNext();
+            }
+            return sum;
+        }
+    }
+
     static String sha256(Array a) throws NoSuchAlgorithmException {
         MessageDigest md = MessageDigest.getInstance("SHA-256");
         ByteBuffer b = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);

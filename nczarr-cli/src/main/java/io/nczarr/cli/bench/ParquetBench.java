@@ -1,6 +1,5 @@
 package io.nczarr.cli.bench;
 
-import io.nczarr.cdm.NcZarrFiles;
 import io.nczarr.testkit.s3.CountingProxy;
 import io.nczarr.testkit.s3.LocalS3Server;
 import java.io.IOException;
@@ -13,10 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import ucar.ma2.Array;
-import ucar.ma2.IndexIterator;
-import ucar.nc2.NetcdfFile;
-import ucar.nc2.Variable;
 
 /**
  * The Parquet reference benchmark (bench/parquet-bench.sh, issue 23): the kerchunk benchmark's ~100 MB netCDF-4
@@ -80,15 +75,7 @@ public final class ParquetBench {
     private static Run java(String what, String url, boolean step, CountingProxy proxy) throws Exception {
         proxy.reset();
         long t0 = System.nanoTime();
-        double sum = 0;
-        try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            Variable v = nc.findVariable("temp");
-            Array a = step ? v.read("50,:,:") : v.read();
-            IndexIterator it = a.getIndexIterator();
-            while (it.hasNext()) {
-                sum += it.getFloatNext();
-            }
-        }
+        double sum = OursReads.floatSum(url, "temp", step ? "50,:,:" : null);
         double s = (System.nanoTime() - t0) / 1e9;
         CountingProxy.Counts c = proxy.counts();
         return new Run(what, c.total(), c.responseBytes(), s, sum);
