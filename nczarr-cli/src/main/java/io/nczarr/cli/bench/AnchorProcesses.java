@@ -57,7 +57,7 @@ final class AnchorProcesses {
             cmd.add("--count");
         }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT);
-        pb.environment().put("AWS_ACCESS_CompareBenchmark.KEY_ID", CompareBenchmark.KEY_ID);
+        pb.environment().put("AWS_ACCESS_KEY_ID", CompareBenchmark.KEY_ID);
         pb.environment().put("AWS_SECRET_ACCESS_KEY", CompareBenchmark.SECRET);
         pb.environment().put("AWS_REGION", "us-east-1");
         String prefix = proxy != null ? "s3-" : "";
