@@ -1,60 +1,148 @@
 package io.nczarr.codec;
 
-import static io.nczarr.codec.CodecFactory.of;
-
+import io.nczarr.error.CodecException;
+import java.util.ArrayList;
 import java.util.List;
 
-/** The codecs shipped with this project: one line per numcodecs id. Add new built-ins here. */
+/**
+ * The codecs shipped with this project: one id in {@link #IDS} and one case in {@link BuiltIn#create} per numcodecs
+ * id. Add new built-ins in both places.
+ *
+ * <p>One factory class and a switch rather than a lambda per id: a registry is made at the first open in every
+ * process, where 22 lambdas cost the linking of 22 call sites (a class spun for each, and every codec class
+ * loaded, xz included); here a codec's class is loaded when a variable first uses it.
+ */
 final class BuiltInCodecs {
     private BuiltInCodecs() {}
 
+    static final List<String> IDS = List.of(
+            // compressors (bytes -> bytes)
+            "zlib",
+            "gzip",
+            "bz2",
+            "lzma",
+            "zstd",
+            "lz4",
+            // imagecodecs ids VirtualiZarr gives HDF5's LZF, LZ4 and bzip2 filters
+            "imagecodecs_lzf",
+            "imagecodecs_lz4h5",
+            "imagecodecs_bz2",
+            "blosc",
+            // bytes -> bytes filters
+            "shuffle",
+            "fletcher32",
+            "crc32",
+            "adler32",
+            "crc32c",
+            // array -> array filters
+            "delta",
+            "fixedscaleoffset",
+            "quantize",
+            "astype",
+            "bitround",
+            // zarr-extensions array -> array codecs (Zarr v3 names)
+            "scale_offset",
+            "cast_value",
+            "packbits",
+            "categorize",
+            // HDF5's szip filter (bytes -> bytes), known but not decodable
+            "szip",
+            // object codecs (array -> bytes)
+            "vlen-utf8",
+            "vlen-bytes");
+
     static List<CodecFactory> factories(NativeCodecs natives) {
-        return List.of(
-                // compressors (bytes -> bytes)
-                of("zlib", c -> natives.hasDeflate() ? new NativeZlibCodec() : new ZlibCodec()),
-                of("gzip", c -> new GzipCodec()),
-                of("bz2", c -> new Bz2Codec()),
-                of("lzma", LzmaCodec::create),
-                of("zstd", c -> new ZstdCodec()),
-                of("lz4", c -> new Lz4Codec()),
-                // imagecodecs ids VirtualiZarr gives HDF5's LZF, LZ4 and bzip2 filters
-                of("imagecodecs_lzf", LzfCodec::create),
-                of("imagecodecs_lz4h5", Lz4H5Codec::create),
-                of("imagecodecs_bz2", c -> {
+        List<CodecFactory> all = new ArrayList<>(IDS.size());
+        for (String id : IDS) {
+            all.add(new BuiltIn(id, natives));
+        }
+        return List.copyOf(all);
+    }
+
+    /** The factory of one built-in id (a plain class: a record's methods are linked through invokedynamic). */
+    static final class BuiltIn implements CodecFactory {
+        private final String id;
+        private final NativeCodecs natives;
+
+        BuiltIn(String id, NativeCodecs natives) {
+            this.id = id;
+            this.natives = natives;
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public String toString() {
+            return "BuiltIn[" + id + "]";
+        }
+
+        @Override
+        public Codec create(CodecConfig c) throws CodecException {
+            switch (id) {
+                case "zlib":
+                    return natives.hasDeflate() ? new NativeZlibCodec() : new ZlibCodec();
+                case "gzip":
+                    return new GzipCodec();
+                case "bz2":
+                    return new Bz2Codec();
+                case "lzma":
+                    return LzmaCodec.create(c);
+                case "zstd":
+                    return new ZstdCodec();
+                case "lz4":
+                    return new Lz4Codec();
+                case "imagecodecs_lzf":
+                    return LzfCodec.create(c);
+                case "imagecodecs_lz4h5":
+                    return Lz4H5Codec.create(c);
+                case "imagecodecs_bz2":
                     c.requireOnly("level");
                     return new Bz2Codec();
-                }),
-                of(
-                        "blosc",
-                        c -> natives.hasBlosc()
-                                ? new NativeBloscCodec(natives.bloscFormats(), true)
-                                : new BloscCodec()),
-                // bytes -> bytes filters
-                of("shuffle", ShuffleCodec::create),
-                of("fletcher32", c -> new Fletcher32Codec()),
-                of("crc32", Checksum32Codec::crc32),
-                of("adler32", Checksum32Codec::adler32),
-                of("crc32c", Checksum32Codec::crc32c),
-                // array -> array filters
-                of("delta", DeltaCodec::create),
-                of("fixedscaleoffset", FixedScaleOffsetCodec::create),
-                of("quantize", AsTypeCodec::quantize),
-                of("astype", AsTypeCodec::astype),
-                of("bitround", BitRoundCodec::create),
-                // zarr-extensions array -> array codecs (Zarr v3 names)
-                of("scale_offset", ScaleOffsetCodec::create),
-                of("cast_value", CastValueCodec::create),
-                of("packbits", c -> {
-                    // numcodecs' packbits has no parameters; zarr-extensions' packbits (padding_encoding, ...)
-                    // is another layout: refused rather than misread
+                case "blosc":
+                    return natives.hasBlosc() ? new NativeBloscCodec(natives.bloscFormats(), true) : new BloscCodec();
+                case "shuffle":
+                    return ShuffleCodec.create(c);
+                case "fletcher32":
+                    return new Fletcher32Codec();
+                case "crc32":
+                    return Checksum32Codec.crc32(c);
+                case "adler32":
+                    return Checksum32Codec.adler32(c);
+                case "crc32c":
+                    return Checksum32Codec.crc32c(c);
+                case "delta":
+                    return DeltaCodec.create(c);
+                case "fixedscaleoffset":
+                    return FixedScaleOffsetCodec.create(c);
+                case "quantize":
+                    return AsTypeCodec.quantize(c);
+                case "astype":
+                    return AsTypeCodec.astype(c);
+                case "bitround":
+                    return BitRoundCodec.create(c);
+                case "scale_offset":
+                    return ScaleOffsetCodec.create(c);
+                case "cast_value":
+                    return CastValueCodec.create(c);
+                case "packbits":
+                    // numcodecs' packbits has no parameters; zarr-extensions' packbits (padding_encoding, ...) is
+                    // another layout: refused rather than misread
                     c.requireOnly();
                     return new PackBitsCodec();
-                }),
-                of("categorize", CategorizeCodec::create),
-                // HDF5's szip filter (bytes -> bytes), known but not decodable
-                of("szip", c -> new SzipCodec()),
-                // object codecs (array -> bytes)
-                of("vlen-utf8", c -> new VlenCodec("vlen-utf8", true)),
-                of("vlen-bytes", c -> new VlenCodec("vlen-bytes", false)));
+                case "categorize":
+                    return CategorizeCodec.create(c);
+                case "szip":
+                    return new SzipCodec();
+                case "vlen-utf8":
+                    return new VlenCodec("vlen-utf8", true);
+                case "vlen-bytes":
+                    return new VlenCodec("vlen-bytes", false);
+                default:
+                    throw new IllegalStateException("no built-in codec " + id);
+            }
+        }
     }
 }

@@ -14,7 +14,12 @@ import java.util.concurrent.Executor;
 
 /** Entry point of the metadata layer: store -> {@link DatasetModel}. Decides NCZarr vs pure Zarr. */
 public final class MetadataReader {
-    private static final List<String> ROOT_PROBES = List.of(".zmetadata", ".zgroup", "zarr.json");
+    /**
+     * The root objects a remote store is asked for at once: a v3 root node, and v2 consolidated metadata, which
+     * between them answer the usual v3 and v2 opens in one round trip. A v2 {@code .zgroup} (and {@code .zarray})
+     * is asked for only when neither exists, so a v3 open sends no GET for a v2 group, array or attributes object.
+     */
+    private static final List<String> ROOT_PROBES = List.of("zarr.json", ".zmetadata");
 
     private MetadataReader() {}
 
@@ -41,18 +46,16 @@ public final class MetadataReader {
             Store store, DatasetUrl.Format format, boolean xarrayDimensions, Executor prefetcher) throws IOException {
         String dataset = store.location();
         StoreMetadata objects = new StoreMetadata(store, prefetcher);
-        // a remote store is asked for the three objects that tell the format at once: one round trip instead of
-        // three for a v3 open, for one more (absent) object in a v2 open
+        // a remote store is asked for the two objects that tell the format at once (ROOT_PROBES)
         objects.probe(ROOT_PROBES);
+        // a root zarr.json makes the store Zarr v3, whatever v2 objects lie beside it (as zarr-python 3 decides)
+        Optional<ObjectNode> zarrJson = objects.object("zarr.json");
+        if (zarrJson.isPresent()) {
+            return ZarrV3.read(store, zarrJson.get(), format, objects);
+        }
         MetadataSource meta = ConsolidatedMetadata.open(store, objects).orElse(objects);
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
-            // Zarr v3 is looked for only when a v2 group is absent, so a v2 open costs no extra request; a v2
-            // root array (refused below) is looked for after v3, so a v3 open costs no .zarray probe
-            Optional<ObjectNode> zarrJson = meta.object("zarr.json");
-            if (zarrJson.isPresent()) {
-                return ZarrV3.read(store, zarrJson.get(), format, objects);
-            }
             if (meta.object(".zarray").isPresent()) {
                 throw new MetadataException(
                         dataset,

@@ -5,10 +5,12 @@ import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Enumeration;
 import java.util.Locale;
+import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -31,6 +33,18 @@ public final class LocalFiles {
         }
         return FileChannel.open(p, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
     }
+
+    /**
+     * As {@link #openRegular}, for a path the caller has itself just found to be a regular file (an {@code lstat},
+     * as the directory store makes of every object before it reads it): no second look before the open, which
+     * for a small chunk was two of its eight system calls. The open still follows no link at the last step.
+     */
+    public static FileChannel openLookedAt(Path p) throws IOException {
+        return FileChannel.open(p, READ_NO_LINK);
+    }
+
+    /** The options of {@link #openLookedAt}, made once (the varargs form builds a set per open). */
+    private static final Set<OpenOption> READ_NO_LINK = Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
     /** The zip archive {@code p} (a regular file), open; the caller closes it. */
     public static ZipFile openZip(Path p) throws IOException {

@@ -44,6 +44,8 @@ public final class DirectoryStore implements Store {
     private final boolean allowSymlinksOut;
     /** Folder → its real path (links resolved), bounded: a dataset has few folders, a hostile one many. */
     private final Map<Path, Path> realFolders = new ConcurrentHashMap<>();
+    /** Folder key ({@code ""}: the root, {@code "g/temp"}) → its real path, for folders inside the dataset; bounded. */
+    private final Map<String, Path> insideFolders = new ConcurrentHashMap<>();
 
     private static final int MAX_CACHED_FOLDERS = 10_000;
 
@@ -71,6 +73,7 @@ public final class DirectoryStore implements Store {
         } catch (IOException e) {
             throw LocalFailures.of(root.toString(), null, "cannot resolve the directory", e);
         }
+        insideFolders.put("", this.root);
         this.objectLimit = new ByteLimit(MemoryLimits.MAX_OBJECT_BYTES, maxObjectBytes);
         this.allowSymlinksOut = allowSymlinksOut;
     }
@@ -90,33 +93,33 @@ public final class DirectoryStore implements Store {
     }
 
     /**
-     * The real path of the regular file at {@code key}, checked before anything is opened; empty when
-     * there is none (nothing there, a dangling link, or a folder).
+     * The real path of the regular file at {@code key} and its attributes ({@code lstat}), checked before
+     * anything is opened; {@code null} when there is none (nothing there, a dangling link, or a folder).
      *
      * @throws StoreException when it leads out of the dataset or is not a regular file
      */
-    private Optional<Path> object(String key) throws IOException {
+    private Found object(String key) throws IOException {
         Found found = realPath(key);
         if (found == null) {
-            return Optional.empty();
+            return null;
         }
         BasicFileAttributes a = found.attributes();
         if (a == null) {
             try {
                 a = Files.readAttributes(found.real(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             } catch (NoSuchFileException e) {
-                return Optional.empty();
+                return null;
             } catch (IOException e) {
                 throw LocalFailures.of(location(), key, "cannot read the file", e);
             }
         }
         if (a.isDirectory()) {
-            return Optional.empty();
+            return null;
         }
         if (!a.isRegularFile()) {
             throw refused(key, "not a regular file (a device, FIFO or socket); only regular files are read");
         }
-        return Optional.of(found.real());
+        return found.attributes() == a ? found : new Found(found.real(), a);
     }
 
     /** Where a key really is, and its attributes when already known (not a link). */
@@ -130,6 +133,10 @@ public final class DirectoryStore implements Store {
      * @throws StoreException when that is outside the dataset and such links are not allowed
      */
     private Found realPath(String key) throws IOException {
+        Found known = inKnownFolder(key);
+        if (known != null) {
+            return known == MISSING ? null : known;
+        }
         Path p = resolve(key);
         BasicFileAttributes a;
         try {
@@ -151,6 +158,10 @@ public final class DirectoryStore implements Store {
                 return null;
             }
             real = folder.resolve(name);
+            if (folder.startsWith(root) && insideFolders.size() < MAX_CACHED_FOLDERS) {
+                int slash = key.lastIndexOf('/');
+                insideFolders.putIfAbsent(slash < 0 ? "" : key.substring(0, slash), folder);
+            }
         } else {
             real = resolveLinks(key, p);
             if (real == null) {
@@ -165,6 +176,37 @@ public final class DirectoryStore implements Store {
                             + " property nczarr.store.allowSymlinksOut=true to allow links out of the dataset)");
         }
         return new Found(real, a);
+    }
+
+    /** {@link #inKnownFolder}'s answer for a key with nothing there. */
+    private static final Found MISSING = new Found(null, null);
+
+    /**
+     * The fast way of {@link #realPath}, for a key in a folder met before and found inside the dataset (chunks
+     * after the first of their folder): the real path by the folder's key, no {@link Path} parsing of the key,
+     * one {@code lstat}, no confinement check (a name without {@code /}, {@code .} or {@code ..} in a folder
+     * inside stays inside). {@link #MISSING} when nothing is there; {@code null} when the slow way must decide
+     * (a link, a folder not met, an error).
+     */
+    private Found inKnownFolder(String key) {
+        if (key.isEmpty() || !StoreKeys.isSafe(key)) {
+            return null;
+        }
+        int slash = key.lastIndexOf('/');
+        Path folder = insideFolders.get(slash < 0 ? "" : key.substring(0, slash));
+        if (folder == null || slash == key.length() - 1) {
+            return null;
+        }
+        Path real = folder.resolve(key.substring(slash + 1));
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return MISSING;
+        } catch (IOException e) {
+            return null;
+        }
+        return a.isSymbolicLink() ? null : new Found(real, a);
     }
 
     /** The real path of the folder holding {@code key}, from the cache or resolved once; null if it vanished. */
@@ -202,15 +244,16 @@ public final class DirectoryStore implements Store {
 
     @Override
     public Optional<byte[]> get(String key, ByteLimit limit) throws IOException {
-        Optional<Path> found = object(key);
-        if (found.isEmpty()) {
+        Found found = object(key);
+        if (found == null) {
             return Optional.empty();
         }
-        // the size is checked on the open file, and no more than that size is read even if it grows
-        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
-            long size = ch.size();
-            limit.checkArray(location(), key, null, "file", size);
-            return Optional.of(read(ch, 0, (int) size));
+        // the size is checked before the open (the lstat just made), and no more than that size is read even if
+        // the file grows
+        long size = found.attributes().size();
+        limit.checkArray(location(), key, null, "file", size);
+        try (FileChannel ch = LocalFiles.openLookedAt(found.real())) {
+            return Optional.of(read(ch, size, 0, (int) size));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -224,13 +267,13 @@ public final class DirectoryStore implements Store {
     /** As {@link #get(String)}, into {@code buffers}' buffer: the chunk reader reuses one per thread. */
     @Override
     public Optional<ByteBuffer> get(String key, IntFunction<ByteBuffer> buffers) throws IOException {
-        Optional<Path> found = object(key);
-        if (found.isEmpty()) {
+        Found found = object(key);
+        if (found == null) {
             return Optional.empty();
         }
-        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
-            long size = ch.size();
-            objectLimit.checkArray(location(), key, null, "file", size);
+        long size = found.attributes().size();
+        objectLimit.checkArray(location(), key, null, "file", size);
+        try (FileChannel ch = LocalFiles.openLookedAt(found.real())) {
             int n = (int) size;
             ByteBuffer into = buffers.apply(n).clear();
             int pos = 0;
@@ -254,12 +297,12 @@ public final class DirectoryStore implements Store {
     @Override
     public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
         StoreLimits.checkRange(offset, length);
-        Optional<Path> found = object(key);
-        if (found.isEmpty()) {
+        Found found = object(key);
+        if (found == null) {
             return Optional.empty();
         }
-        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
-            return Optional.of(read(ch, offset, length));
+        try (FileChannel ch = LocalFiles.openLookedAt(found.real())) {
+            return Optional.of(read(ch, ch.size(), offset, length));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -270,12 +313,13 @@ public final class DirectoryStore implements Store {
     @Override
     public Optional<byte[]> getSuffix(String key, int length) throws IOException {
         StoreLimits.checkRange(0, length);
-        Optional<Path> found = object(key);
-        if (found.isEmpty()) {
+        Found found = object(key);
+        if (found == null) {
             return Optional.empty();
         }
-        try (FileChannel ch = LocalFiles.openRegular(found.get())) {
-            return Optional.of(read(ch, Math.max(0, ch.size() - length), length));
+        try (FileChannel ch = LocalFiles.openLookedAt(found.real())) {
+            long size = ch.size();
+            return Optional.of(read(ch, size, Math.max(0, size - length), length));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
@@ -283,9 +327,9 @@ public final class DirectoryStore implements Store {
         }
     }
 
-    /** Up to {@code length} bytes at {@code offset}; fewer at the end of the file, none past it. */
-    private static byte[] read(FileChannel ch, long offset, int length) throws IOException {
-        int n = (int) Math.max(0, Math.min(length, ch.size() - offset));
+    /** Up to {@code length} bytes at {@code offset} of a file of {@code size} bytes; fewer at its end, none past it. */
+    private static byte[] read(FileChannel ch, long size, long offset, int length) throws IOException {
+        int n = (int) Math.max(0, Math.min(length, size - offset));
         ByteBuffer buf = ByteBuffer.allocate(n);
         long pos = offset;
         while (buf.hasRemaining()) {
