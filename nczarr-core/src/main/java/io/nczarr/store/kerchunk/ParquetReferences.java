@@ -36,13 +36,17 @@ public final class ParquetReferences {
     /**
      * Bare {@code NaN}/{@code Infinity} tokens are read (VirtualiZarr's Parquet writer puts xarray's {@code
      * "_FillValue": NaN} in {@code .zmetadata}, as the JSON references hold it) and written back as tokens, not
-     * strings, so the metadata objects handed on read as they were written.
+     * strings, so the metadata objects handed on read as they were written. In a holder class: every local open
+     * asks {@link #isParquetFolder}, and an {@code ObjectMapper} costs some 300 classes on first use.
      */
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS)
-            .build();
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .enable(com.fasterxml.jackson.core.json.JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+                .disable(com.fasterxml.jackson.core.json.JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+                .build();
+    }
+
     /** How much of the head and of the tail of a local {@code .zmetadata} is looked at for {@code record_size}. */
     private static final int SNIFF = 4096;
 
@@ -192,7 +196,7 @@ public final class ParquetReferences {
     static Layout parse(byte[] zmetadata, String location) throws StoreException {
         JsonNode root;
         try {
-            root = MAPPER.readTree(zmetadata);
+            root = Json.MAPPER.readTree(zmetadata);
         } catch (JacksonException e) {
             throw malformed(location, "not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -211,7 +215,7 @@ public final class ParquetReferences {
         }
         Map<String, byte[]> metadata = new HashMap<>();
         NavigableMap<String, long[]> grids = new TreeMap<>();
-        ObjectNode consolidated = MAPPER.createObjectNode();
+        ObjectNode consolidated = Json.MAPPER.createObjectNode();
         for (Map.Entry<String, JsonNode> e : meta.properties()) {
             String key = e.getKey();
             if (!StoreKeys.isSafe(key) || key.equals(".zmetadata")) {
@@ -220,7 +224,8 @@ public final class ParquetReferences {
             JsonNode v = e.getValue();
             try {
                 metadata.put(
-                        key, v.isTextual() ? v.asText().getBytes(StandardCharsets.UTF_8) : MAPPER.writeValueAsBytes(v));
+                        key,
+                        v.isTextual() ? v.asText().getBytes(StandardCharsets.UTF_8) : Json.MAPPER.writeValueAsBytes(v));
             } catch (JacksonException x) {
                 throw malformed(location, key + ": " + x.getOriginalMessage());
             }
@@ -234,11 +239,11 @@ public final class ParquetReferences {
                 }
             }
         }
-        ObjectNode zm = MAPPER.createObjectNode();
+        ObjectNode zm = Json.MAPPER.createObjectNode();
         zm.put("zarr_consolidated_format", 1);
         zm.set("metadata", consolidated);
         try {
-            metadata.put(".zmetadata", MAPPER.writeValueAsBytes(zm));
+            metadata.put(".zmetadata", Json.MAPPER.writeValueAsBytes(zm));
         } catch (JacksonException x) {
             throw malformed(location, x.getOriginalMessage());
         }
