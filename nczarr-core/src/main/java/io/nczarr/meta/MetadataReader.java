@@ -15,11 +15,12 @@ import java.util.concurrent.Executor;
 /** Entry point of the metadata layer: store -> {@link DatasetModel}. Decides NCZarr vs pure Zarr. */
 public final class MetadataReader {
     /**
-     * The root objects a remote store is asked for at once: a v3 root node, and v2 consolidated metadata, which
-     * between them answer the usual v3 and v2 opens in one round trip. A v2 {@code .zgroup} (and {@code .zarray})
-     * is asked for only when neither exists, so a v3 open sends no GET for a v2 group, array or attributes object.
+     * The root objects that tell the format, asked of a remote store at once: a v3 root node, v2 consolidated
+     * metadata and a v2 group, so that v3, consolidated v2 and NCZarr stores (no {@code .zmetadata}) all open
+     * their root in one round trip. A v3 open sends this one v2 probe, at the root, in parallel; none for its
+     * nodes ({@code .zarray}/{@code .zattrs} are never asked of a v3 store).
      */
-    private static final List<String> ROOT_PROBES = List.of("zarr.json", ".zmetadata");
+    private static final List<String> ROOT_PROBES = List.of("zarr.json", ".zmetadata", ".zgroup");
 
     private MetadataReader() {}
 
@@ -46,7 +47,7 @@ public final class MetadataReader {
             Store store, DatasetUrl.Format format, boolean xarrayDimensions, Executor prefetcher) throws IOException {
         String dataset = store.location();
         StoreMetadata objects = new StoreMetadata(store, prefetcher);
-        // a remote store is asked for the two objects that tell the format at once (ROOT_PROBES)
+        // a remote store is asked for the objects that tell the format at once (ROOT_PROBES)
         objects.probe(ROOT_PROBES);
         // a root zarr.json makes the store Zarr v3, whatever v2 objects lie beside it (as zarr-python 3 decides)
         Optional<ObjectNode> zarrJson = objects.object("zarr.json");
