@@ -287,39 +287,20 @@ final class BloscCodec implements InPlaceBytesCodec {
         }
     }
 
-    /**
-     * This thread's zstd decompression context, reused from stream to stream: {@code Zstd.decompressByteArray}
-     * makes and frees one (about 100 KB, initialized) per call, and a blosc frame has a stream per block.
-     * The context's native memory is freed once its thread is gone ({@link #CLEANER}).
-     */
-    private static final ThreadLocal<ZstdHolder> ZSTD_CTX = new ThreadLocal<>();
-
-    private static final java.lang.ref.Cleaner CLEANER = java.lang.ref.Cleaner.create();
-
-    /** The thread-local value; its cleaning action closes the context and holds no reference to it. */
-    private static final class ZstdHolder {
-        final ZstdDecompressCtx ctx = new ZstdDecompressCtx();
-
-        ZstdHolder() {
-            ZstdDecompressCtx c = ctx;
-            CLEANER.register(this, c::close);
-        }
-    }
-
+    /** A zstd stream with a pooled context ({@link ZstdContexts}): blosc frames have one stream per block. */
     private static int zstd(byte[] src, int off, int len, byte[] dst, int dOff, int n) throws CodecException {
         try {
-            ZstdHolder h = ZSTD_CTX.get();
-            if (h == null) {
-                h = new ZstdHolder();
-                ZSTD_CTX.set(h);
-            }
+            ZstdDecompressCtx c = ZstdContexts.take();
+            boolean ok = false;
             try {
-                return h.ctx.decompressByteArray(dst, dOff, n, src, off, len);
-            } catch (RuntimeException e) {
-                // a context that failed is not used again (the cleaner frees it)
-                ZSTD_CTX.remove();
-                throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
+                int r = c.decompressByteArray(dst, dOff, n, src, off, len);
+                ok = true;
+                return r;
+            } finally {
+                ZstdContexts.give(c, ok);
             }
+        } catch (RuntimeException e) {
+            throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
         } catch (LinkageError e) {
             throw new CodecException("blosc: zstd-jni native library is not available (" + e + ")", e);
         }
