@@ -225,7 +225,9 @@ class ArchitectureTest {
                         "org.tukaani.xz..",
                         "org.xerial.snappy..",
                         // optional native decoders (libdeflate) found on the system
-                        "com.sun.jna..")
+                        "com.sun.jna..",
+                        // the optional Vector API unshuffle (VectorUnshuffle, used only with nczarr.codec.vector)
+                        "jdk.incubator.vector..")
                 .check(library);
     }
 

@@ -1,6 +1,6 @@
 package io.nczarr.codec;
 
-import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
 import io.nczarr.error.CodecException;
 import java.io.IOException;
 import org.xerial.snappy.Snappy;
@@ -22,7 +22,7 @@ import org.xerial.snappy.Snappy;
  * unless {@link #DONT_SPLIT} is set, but only when typesize &lt;= 16, blocksize/typesize &gt;= 128
  * and the block is not the short last block.
  */
-final class BloscCodec implements BytesBytesCodec {
+final class BloscCodec implements InPlaceBytesCodec {
 
     static final int HEADER = 16;
 
@@ -78,21 +78,35 @@ final class BloscCodec implements BytesBytesCodec {
         return b;
     }
 
+    /** Whether byte unshuffles use the Vector API ({@link ByteUnshuffle#VECTOR} unless a test says). */
+    private final boolean vector;
+
+    BloscCodec() {
+        this(ByteUnshuffle.VECTOR);
+    }
+
+    BloscCodec(boolean vector) {
+        this.vector = vector;
+    }
+
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
-        return decode(in, maxDecodedBytes, null);
+        return decode(in, in.length, maxDecodedBytes, null);
     }
 
+    /** Reads the frame in {@code in[0, length)} where it lies (the caller's reused buffer of stored chunks). */
     @Override
-    public byte[] decodeInto(byte[] in, byte[] out, int len) throws CodecException {
-        return decode(in, len, out);
+    public byte[] decodeInto(byte[] in, int length, byte[] out, int len) throws CodecException {
+        return decode(in, length, len, out);
     }
 
-    /** Decodes into {@code reuse} when the frame holds exactly {@code maxDecodedBytes} bytes and reuse is big enough. */
-    private byte[] decode(byte[] in, int maxDecodedBytes, byte[] reuse) throws CodecException {
-        if (in.length < HEADER) {
-            throw new CodecException(
-                    "blosc: frame is truncated (" + in.length + " bytes, header needs " + HEADER + ")");
+    /**
+     * Decodes the frame in {@code in[0, length)}, into {@code reuse} when it holds exactly {@code
+     * maxDecodedBytes} bytes and reuse is big enough.
+     */
+    private byte[] decode(byte[] in, int length, int maxDecodedBytes, byte[] reuse) throws CodecException {
+        if (length < HEADER) {
+            throw new CodecException("blosc: frame is truncated (" + length + " bytes, header needs " + HEADER + ")");
         }
         int version = in[VERSION_AT] & 0xFF;
         int flags = in[FLAGS_AT] & 0xFF;
@@ -109,9 +123,9 @@ final class BloscCodec implements BytesBytesCodec {
         if (nbytes > maxDecodedBytes) {
             throw CodecSupport.tooLarge("blosc", nbytes, maxDecodedBytes);
         }
-        if (cbytes < HEADER || cbytes > in.length) {
+        if (cbytes < HEADER || cbytes > length) {
             throw new CodecException("blosc: frame is truncated or corrupt (header says " + cbytes
-                    + " compressed bytes, have " + in.length + ")");
+                    + " compressed bytes, have " + length + ")");
         }
         if (typesize == 0) {
             throw new CodecException("blosc: corrupt header (typesize 0)");
@@ -131,37 +145,95 @@ final class BloscCodec implements BytesBytesCodec {
         if (blocksize == 0) {
             throw new CodecException("blosc: corrupt header (blocksize 0)");
         }
-        int bs = (int) Math.min(blocksize, nbytes);
         long nblocksL = (nbytes + blocksize - 1) / blocksize;
         if (HEADER + 4 * nblocksL > cbytes) {
             throw new CodecException("blosc: frame is truncated (block offsets)");
         }
-        int nblocks = (int) nblocksL;
-        int end = (int) cbytes;
-        int compformat = (flags >>> COMPRESSOR_SHIFT) & COMPRESSOR_MASK;
-        boolean byteShuffle = (flags & BYTE_SHUFFLE) != 0 && typesize > 1;
-        boolean bitShuffle = (flags & BIT_SHUFFLE) != 0;
-        boolean dontSplit = (flags & DONT_SPLIT) != 0;
-        byte[] tmp = byteShuffle || bitShuffle ? blockBuffer(bs) : null;
-        for (int j = 0; j < nblocks; j++) {
-            int dstOff = (int) ((long) j * blocksize);
-            int bsize = (int) Math.min(blocksize, nbytes - dstOff);
-            boolean leftover = bsize < blocksize;
-            int start = CodecSupport.le32(in, HEADER + 4 * j);
-            if (start < HEADER + 4 * nblocks || start >= end) {
-                throw new CodecException("blosc: corrupt block offset " + start + " for block " + j);
+        new Blocks(in, (int) cbytes, flags, typesize, version, out, vector).decode((int) nblocksL, blocksize, nbytes);
+        return out;
+    }
+
+    /** The blocks of one frame: each block's streams, decompressed or stored, then unshuffled into out. */
+    private static final class Blocks {
+        private final byte[] in;
+        private final int end;
+        private final int typesize;
+        private final int version;
+        private final int compformat;
+        private final boolean byteShuffle;
+        private final boolean bitShuffle;
+        private final boolean dontSplit;
+        private final byte[] out;
+        private final boolean vector;
+        /** Each stream's first byte and compressed size in the block at hand. */
+        private final int[] streamAt = new int[MAX_SPLITS];
+
+        private final int[] streamSize = new int[MAX_SPLITS];
+
+        Blocks(byte[] in, int end, int flags, int typesize, int version, byte[] out, boolean vector) {
+            this.in = in;
+            this.vector = vector;
+            this.end = end;
+            this.typesize = typesize;
+            this.version = version;
+            this.out = out;
+            this.compformat = (flags >>> COMPRESSOR_SHIFT) & COMPRESSOR_MASK;
+            this.byteShuffle = (flags & BYTE_SHUFFLE) != 0 && typesize > 1;
+            this.bitShuffle = (flags & BIT_SHUFFLE) != 0;
+            this.dontSplit = (flags & DONT_SPLIT) != 0;
+        }
+
+        void decode(int nblocks, long blocksize, long nbytes) throws CodecException {
+            byte[] tmp = byteShuffle || bitShuffle ? blockBuffer((int) Math.min(blocksize, nbytes)) : null;
+            for (int j = 0; j < nblocks; j++) {
+                int dstOff = (int) ((long) j * blocksize);
+                int bsize = (int) Math.min(blocksize, nbytes - dstOff);
+                boolean leftover = bsize < blocksize;
+                int start = CodecSupport.le32(in, HEADER + 4 * j);
+                if (start < HEADER + 4 * nblocks || start >= end) {
+                    throw new CodecException("blosc: corrupt block offset " + start + " for block " + j);
+                }
+                int nsplits = !dontSplit && typesize <= MAX_SPLITS && bsize / typesize >= MIN_BUFFERSIZE && !leftover
+                        ? typesize
+                        : 1;
+                if (bsize % nsplits != 0) {
+                    throw new CodecException("blosc: corrupt frame (block size " + bsize + " not divisible into "
+                            + nsplits + " streams)");
+                }
+                int neblock = bsize / nsplits;
+                boolean stored = streams(j, start, nsplits, neblock);
+                if (stored && byteShuffle) {
+                    unshuffleStored(nsplits, bsize, dstOff);
+                    continue;
+                }
+                byte[] target = tmp != null ? tmp : out;
+                int tOff = tmp != null ? 0 : dstOff;
+                for (int s = 0; s < nsplits; s++) {
+                    int o = tOff + s * neblock;
+                    int ip = streamAt[s];
+                    int cs = streamSize[s];
+                    if (cs == neblock) {
+                        System.arraycopy(in, ip, target, o, neblock);
+                    } else {
+                        int got = decompress(compformat, in, ip, cs, target, o, neblock);
+                        if (got != neblock) {
+                            throw new CodecException(
+                                    "blosc: block " + j + " decoded to " + got + " bytes, expected " + neblock);
+                        }
+                    }
+                }
+                if (byteShuffle) {
+                    ByteUnshuffle.unshuffle(typesize, bsize, tmp, 0, out, dstOff, vector);
+                } else if (bitShuffle) {
+                    BitUnshuffle.bitunshuffle(version, typesize, bsize, tmp, out, dstOff);
+                }
             }
-            byte[] target = tmp != null ? tmp : out;
-            int tOff = tmp != null ? 0 : dstOff;
-            int nsplits = !dontSplit && typesize <= MAX_SPLITS && bsize / typesize >= MIN_BUFFERSIZE && !leftover
-                    ? typesize
-                    : 1;
-            if (bsize % nsplits != 0) {
-                throw new CodecException(
-                        "blosc: corrupt frame (block size " + bsize + " not divisible into " + nsplits + " streams)");
-            }
-            int neblock = bsize / nsplits;
+        }
+
+        /** Finds the block's streams (bounds-checked); whether all of them are stored raw. */
+        private boolean streams(int j, int start, int nsplits, int neblock) throws CodecException {
             int ip = start;
+            boolean stored = true;
             for (int s = 0; s < nsplits; s++) {
                 if (ip + 4 > end) {
                     throw new CodecException("blosc: frame is truncated (block " + j + ")");
@@ -172,25 +244,29 @@ final class BloscCodec implements BytesBytesCodec {
                     throw new CodecException(
                             "blosc: frame is truncated or corrupt (stream of " + cs + " bytes in block " + j + ")");
                 }
-                int o = tOff + s * neblock;
-                if (cs == neblock) {
-                    System.arraycopy(in, ip, target, o, neblock);
-                } else {
-                    int got = decompress(compformat, in, ip, cs, target, o, neblock);
-                    if (got != neblock) {
-                        throw new CodecException(
-                                "blosc: block " + j + " decoded to " + got + " bytes, expected " + neblock);
-                    }
-                }
+                streamAt[s] = ip;
+                streamSize[s] = cs;
+                stored &= cs == neblock;
                 ip += cs;
             }
-            if (byteShuffle) {
-                unshuffle(typesize, bsize, tmp, 0, out, dstOff);
-            } else if (bitShuffle) {
-                bitunshuffle(version, typesize, bsize, tmp, out, dstOff);
+            return stored;
+        }
+
+        /** A byte-shuffled block stored raw: unshuffled straight from the frame, no copy in between. */
+        private void unshuffleStored(int nsplits, int bsize, int dstOff) {
+            int count = bsize / typesize;
+            int[] rows = new int[typesize];
+            for (int i = 0; i < typesize; i++) {
+                // split: one stream per row; else the rows follow each other in the one stream
+                rows[i] = nsplits == typesize ? streamAt[i] : streamAt[0] + i * count;
+            }
+            ByteUnshuffle.rows(typesize, count, in, rows, out, dstOff, vector);
+            int done = count * typesize;
+            if (done < bsize) {
+                // only an unsplit block has bytes after its whole elements
+                System.arraycopy(in, streamAt[0] + done, out, dstOff + done, bsize - done);
             }
         }
-        return out;
     }
 
     private static int decompress(int format, byte[] src, int off, int len, byte[] dst, int dOff, int n)
@@ -204,22 +280,29 @@ final class BloscCodec implements BytesBytesCodec {
                 return snappy(src, off, len, dst, dOff, n);
             case ZLIB:
                 return inflate(src, off, len, dst, dOff, n);
-            case ZSTD: {
-                long r;
-                try {
-                    r = Zstd.decompressByteArray(dst, dOff, n, src, off, len);
-                } catch (RuntimeException e) {
-                    throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
-                } catch (LinkageError e) {
-                    throw new CodecException("blosc: zstd-jni native library is not available (" + e + ")", e);
-                }
-                if (Zstd.isError(r)) {
-                    throw new CodecException("blosc: corrupt zstd data (" + Zstd.getErrorName(r) + ")");
-                }
-                return (int) r;
-            }
+            case ZSTD:
+                return zstd(src, off, len, dst, dOff, n);
             default:
                 throw new CodecException("blosc: unknown internal compressor code " + format);
+        }
+    }
+
+    /** A zstd stream with a pooled context ({@link ZstdContexts}): blosc frames have one stream per block. */
+    private static int zstd(byte[] src, int off, int len, byte[] dst, int dOff, int n) throws CodecException {
+        try {
+            ZstdDecompressCtx c = ZstdContexts.take();
+            boolean ok = false;
+            try {
+                int r = c.decompressByteArray(dst, dOff, n, src, off, len);
+                ok = true;
+                return r;
+            } finally {
+                ZstdContexts.give(c, ok);
+            }
+        } catch (RuntimeException e) {
+            throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
+        } catch (LinkageError e) {
+            throw new CodecException("blosc: zstd-jni native library is not available (" + e + ")", e);
         }
     }
 
@@ -244,114 +327,5 @@ final class BloscCodec implements BytesBytesCodec {
         byte[] r = ZlibCodec.inflate("blosc", src, off, len, n);
         System.arraycopy(r, 0, dst, dOff, r.length);
         return r.length;
-    }
-
-    /**
-     * Inverse of the byte shuffle: byte i of element j lives at {@code i * (n / ts) + j}; leftover
-     * bytes are unshuffled. Element sizes 2, 4 and 8 write each element's bytes in sequence from
-     * the ts input rows (measured fastest here; this loop dominates decoding shuffled blosc data).
-     */
-    static void unshuffle(int ts, int size, byte[] src, int sOff, byte[] dst, int dOff) {
-        int count = size / ts;
-        switch (ts) {
-            case 2: {
-                int r1 = sOff + count;
-                for (int j = 0, d = dOff; j < count; j++, d += 2) {
-                    dst[d] = src[sOff + j];
-                    dst[d + 1] = src[r1 + j];
-                }
-                break;
-            }
-            case 4: {
-                int r1 = sOff + count;
-                int r2 = r1 + count;
-                int r3 = r2 + count;
-                for (int j = 0, d = dOff; j < count; j++, d += 4) {
-                    dst[d] = src[sOff + j];
-                    dst[d + 1] = src[r1 + j];
-                    dst[d + 2] = src[r2 + j];
-                    dst[d + 3] = src[r3 + j];
-                }
-                break;
-            }
-            case 8: {
-                int r1 = sOff + count;
-                int r2 = r1 + count;
-                int r3 = r2 + count;
-                int r4 = r3 + count;
-                int r5 = r4 + count;
-                int r6 = r5 + count;
-                int r7 = r6 + count;
-                for (int j = 0, d = dOff; j < count; j++, d += 8) {
-                    dst[d] = src[sOff + j];
-                    dst[d + 1] = src[r1 + j];
-                    dst[d + 2] = src[r2 + j];
-                    dst[d + 3] = src[r3 + j];
-                    dst[d + 4] = src[r4 + j];
-                    dst[d + 5] = src[r5 + j];
-                    dst[d + 6] = src[r6 + j];
-                    dst[d + 7] = src[r7 + j];
-                }
-                break;
-            }
-            default:
-                for (int i = 0; i < ts; i++) {
-                    int row = sOff + i * count;
-                    int d = dOff + i;
-                    for (int j = 0; j < count; j++, d += ts) {
-                        dst[d] = src[row + j];
-                    }
-                }
-        }
-        int done = count * ts;
-        System.arraycopy(src, sOff + done, dst, dOff + done, size - done);
-    }
-
-    /** Byte i of x holds row i of an 8x8 bit matrix (bit j = column j); returns its transpose. */
-    static long transpose8x8(long x) {
-        long t = (x ^ (x >>> 7)) & 0x00AA00AA00AA00AAL;
-        x = x ^ t ^ (t << 7);
-        t = (x ^ (x >>> 14)) & 0x0000CCCC0000CCCCL;
-        x = x ^ t ^ (t << 14);
-        t = (x ^ (x >>> 28)) & 0x00000000F0F0F0F0L;
-        return x ^ t ^ (t << 28);
-    }
-
-    /**
-     * Inverse of bitshuffle's {@code bshuf_trans_bit_elem}: for element count {@code m} (a multiple
-     * of 8) the input holds {@code 8 * ts} bit rows of {@code m / 8} bytes; row {@code 8 * byte + bit}
-     * has, at bit position {@code e % 8} of its byte {@code e / 8}, that bit of element {@code e}.
-     * c-blosc 1.x (frame version &lt;= 2) bit-shuffles a block only when its element count is a
-     * multiple of 8 and copies it as-is otherwise; later frames shuffle the largest multiple of 8
-     * elements. The bytes after the shuffled elements are copied unchanged.
-     */
-    static void bitunshuffle(int version, int ts, int size, byte[] src, byte[] dst, int dOff) {
-        int elems = size / ts;
-        if (version <= 2) {
-            if (elems % 8 != 0) {
-                System.arraycopy(src, 0, dst, dOff, size);
-                return;
-            }
-        } else {
-            elems -= elems % 8;
-        }
-        int done = elems * ts;
-        int rowBytes = elems / 8;
-        // per group of 8 elements and element byte: the 8 bit rows' bytes form an 8x8 bit matrix
-        // whose transpose is those 8 elements' bytes (a bit loop per element was 10x slower)
-        for (int byteIdx = 0; byteIdx < ts; byteIdx++) {
-            int row0 = byteIdx * 8 * rowBytes;
-            for (int q = 0; q < rowBytes; q++) {
-                long x = 0;
-                for (int bit = 0, r = row0 + q; bit < 8; bit++, r += rowBytes) {
-                    x |= (src[r] & 0xFFL) << (8 * bit);
-                }
-                x = transpose8x8(x);
-                for (int m = 0, d = dOff + q * 8 * ts + byteIdx; m < 8; m++, d += ts) {
-                    dst[d] = (byte) (x >>> (8 * m));
-                }
-            }
-        }
-        System.arraycopy(src, done, dst, dOff + done, size - done);
     }
 }

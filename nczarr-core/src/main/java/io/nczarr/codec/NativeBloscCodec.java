@@ -2,6 +2,7 @@ package io.nczarr.codec;
 
 import com.sun.jna.Memory;
 import io.nczarr.error.CodecException;
+import java.nio.ByteBuffer;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,7 +15,7 @@ import java.util.regex.Pattern;
  * within the bytes we have, with a known inner compressor, goes to the library; anything else (and any
  * frame the library refuses) is decoded by the Java path, which gives the answer or the error.
  */
-final class NativeBloscCodec implements BytesBytesCodec {
+final class NativeBloscCodec implements InPlaceBytesCodec {
 
     /** c-blosc 1.x writes format version 2; 1 is the older one it still reads. */
     private static final int MAX_NATIVE_VERSION = 2;
@@ -84,14 +85,14 @@ final class NativeBloscCodec implements BytesBytesCodec {
         return (flags & BloscCodec.BIT_SHUFFLE) != 0 || format == BloscCodec.BLOSCLZ || format == BloscCodec.ZLIB;
     }
 
-    private int eligible(byte[] in, int maxDecodedBytes) {
-        int n = nativeSize(in, maxDecodedBytes, formats);
+    private int eligible(byte[] in, int length, int maxDecodedBytes) {
+        int n = nativeSize(in, length, maxDecodedBytes, formats);
         return n >= 0 && (!onlyWhereFaster || faster(in)) ? n : -1;
     }
 
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
-        int n = eligible(in, maxDecodedBytes);
+        int n = eligible(in, in.length, maxDecodedBytes);
         if (n < 0) {
             return java.decode(in, maxDecodedBytes);
         }
@@ -99,32 +100,57 @@ final class NativeBloscCodec implements BytesBytesCodec {
         return decompress(in, out, n) ? out : java.decode(in, maxDecodedBytes);
     }
 
+    /** Reads the frame in {@code in[0, length)} where it lies, as {@link BloscCodec} does. */
     @Override
-    public byte[] decodeInto(byte[] in, byte[] out, int len) throws CodecException {
-        int n = eligible(in, len);
+    public byte[] decodeInto(byte[] in, int length, byte[] out, int len) throws CodecException {
+        int n = eligible(in, length, len);
         if (n < 0) {
-            return java.decodeInto(in, out, len);
+            return java.decodeInto(in, length, out, len);
         }
         // the same reuse rule as BloscCodec
         byte[] target = n == len && out.length >= n ? out : new byte[n];
-        return decompress(in, target, n) ? target : java.decodeInto(in, out, len);
+        return decompress(in, target, n) ? target : java.decodeInto(in, length, out, len);
+    }
+
+    /**
+     * A frame c-blosc takes is decoded into this thread's native output buffer, which the caller copies
+     * into the result: one copy fewer than {@link #decodeInto(byte[], int, byte[], int)}. {@code null}
+     * for every other frame (and one the library refuses): the Java path decodes those.
+     */
+    @Override
+    public ByteBuffer decodeToOwnBuffer(byte[] in, int length, int len) {
+        int n = eligible(in, length, len);
+        if (n != len) {
+            return null;
+        }
+        Memory dst = decompressNative(in, n);
+        return dst == null ? null : dst.getByteBuffer(0, n);
     }
 
     /** Whether c-blosc decoded the frame into {@code out[0, n)}; false: it refused (the Java path says why). */
     static boolean decompress(byte[] in, byte[] out, int n) {
+        Memory dst = decompressNative(in, n);
+        if (dst == null) {
+            return false;
+        }
+        dst.read(0, out, 0, n);
+        return true;
+    }
+
+    /** This thread's native output buffer holding the n decoded bytes, or null when c-blosc refused the frame. */
+    private static Memory decompressNative(byte[] in, int n) {
         int cbytes = CodecSupport.le32(in, 12);
         Memory src = NativeBuffers.input(cbytes);
         Memory dst = NativeBuffers.output(n);
         src.write(0, in, 0, cbytes);
         long[] declared = new long[1];
         if (LibBlosc.blosc_cbuffer_validate(src, cbytes, declared) != 0 || declared[0] != n) {
-            return false;
+            return null;
         }
         if (LibBlosc.blosc_decompress_ctx(src, dst, n, 1) != n) {
-            return false;
+            return null;
         }
-        dst.read(0, out, 0, n);
-        return true;
+        return dst;
     }
 
     /**
@@ -135,7 +161,12 @@ final class NativeBloscCodec implements BytesBytesCodec {
      * {@code blosc_d}, so the library reads nothing the walk did not bound.
      */
     static int nativeSize(byte[] in, int maxDecodedBytes, int formats) {
-        if (in.length < BloscCodec.HEADER) {
+        return nativeSize(in, in.length, maxDecodedBytes, formats);
+    }
+
+    /** {@link #nativeSize(byte[], int, int)} of the frame in {@code in[0, length)}. */
+    static int nativeSize(byte[] in, int length, int maxDecodedBytes, int formats) {
+        if (length < BloscCodec.HEADER) {
             return -1;
         }
         int version = in[0] & 0xFF;
@@ -156,7 +187,7 @@ final class NativeBloscCodec implements BytesBytesCodec {
                 || blocksize == 0
                 || blocksize > nbytes
                 || cbytes < BloscCodec.HEADER
-                || cbytes > in.length) {
+                || cbytes > length) {
             return -1;
         }
         long nblocks = (nbytes + blocksize - 1) / blocksize;

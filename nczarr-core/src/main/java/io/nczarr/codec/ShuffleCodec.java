@@ -29,7 +29,7 @@ final class ShuffleCodec implements BytesBytesCodec {
             return encoded.clone();
         }
         byte[] out = new byte[encoded.length];
-        BloscCodec.unshuffle(elementsize, encoded.length, encoded, 0, out, 0);
+        ByteUnshuffle.unshuffle(elementsize, encoded.length, encoded, 0, out, 0);
         return out;
     }
 

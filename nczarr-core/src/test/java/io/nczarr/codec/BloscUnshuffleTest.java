@@ -23,7 +23,7 @@ class BloscUnshuffleTest {
             byte[] expected = new byte[size + 3];
             byte[] got = new byte[size + 3];
             bitDefinition(version, ts, size, src, expected, 3);
-            BloscCodec.bitunshuffle(version, ts, size, src, got, 3);
+            BitUnshuffle.bitunshuffle(version, ts, size, src, got, 3);
             assertArrayEquals(expected, got, "ts " + ts + " size " + size + " version " + version);
         }
     }
