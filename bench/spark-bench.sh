@@ -41,6 +41,10 @@ make_venv() { # DIR REQUIREMENTS
   fi
 }
 make_venv "$venv" "$home/bench/requirements-spark-bench.txt"
+if [ "$s3" = 1 ] && ! "$venv/bin/python" -c "import s3fs" 2>/dev/null; then
+  # a venv made before the S3 leg existed: add s3fs and its stack from the same pinned file
+  "$venv/bin/pip" install -q -r "$home/bench/requirements-spark-bench.txt"
+fi
 if [ ! -d "$data/cube_zlib.zarr" ]; then
   make_venv "$venv2" "$home/bench/requirements-anchors-zarr2.txt"
   "$venv2/bin/python" "$home/bench/make_compare.py" "$data" --days "$days" --rows 10 --arrays 2
