@@ -41,7 +41,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * one local[2] session. Every numeric variable with dimensions (grouped into tables by their dimensions) has the
  * Spark type its manifest's netCDF type maps to, the core's values ({@link VariableReader}) in C order, the
  * 1-D coordinates as its dimension columns, and with {@code decode cf} nulls exactly where the core's {@link
- * CfEncoding} says missing. The shared corpus' datasets are skipped (visibly) without ../shared.
+ * CfEncoding} says missing. Structure variables (Zarr v2 structured dtypes, complex numbers, Zarr v3 struct) are
+ * struct columns whose leaf members hash as the manifests' do. The shared corpus' datasets are skipped (visibly)
+ * without ../shared.
  */
 class SparkConformanceTest {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -122,6 +124,44 @@ class SparkConformanceTest {
                 }
             }
         }
+    }
+
+    /** The datasets with structure variables: Zarr v2 structured dtypes and complex numbers, Zarr v3 struct. */
+    static Stream<String> structures() {
+        return Stream.of("records", "autumn_zarr342_struct", "autumn_zarr342_sharded_types", "v3_unmapped_types");
+    }
+
+    /**
+     * Every structure variable read alone as a struct column: one row per record in C order, each leaf member's
+     * values ({@link SparkRecords}) hashing to the manifest's sha256, with the Spark type of its netCDF type.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("structures")
+    void structuresReadLikeTheManifest(String name) throws Exception {
+        Corpus.Entry e = entry(name);
+        JsonNode expected = JSON.readTree(e.expected().toFile()).get("variables");
+        int n = 0;
+        for (Map.Entry<String, JsonNode> v : expected.properties()) {
+            if (!v.getValue().path("type").asText().equals("structure")) {
+                continue;
+            }
+            n++;
+            Dataset<Row> df = spark.read()
+                    .format("nczarr")
+                    .option("variables", v.getKey())
+                    .load(e.url());
+            int rank = v.getValue().path("shape").size();
+            String[] cols = df.schema().fieldNames();
+            assertEquals(rank + 1, cols.length, name + " " + v.getKey() + ": " + df.schema());
+            org.apache.spark.sql.Column[] order = new org.apache.spark.sql.Column[rank];
+            for (int d = 0; d < rank; d++) {
+                order[d] = functions.col(cols[d]).asc();
+            }
+            List<Row> rows = df.orderBy(order).collectAsList();
+            assertEquals(v.getValue().path("data").path("count").asLong(), rows.size(), name + " " + v.getKey());
+            SparkRecords.compare(rows, rank, df.schema(), expected, v.getKey(), name);
+        }
+        assertTrue(n > 0, name + " has no structure variable");
     }
 
     /**

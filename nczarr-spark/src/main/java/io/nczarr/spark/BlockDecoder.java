@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
@@ -23,6 +24,8 @@ final class BlockDecoder {
     private final Grid grid;
     private final List<ColumnSpec> columns;
     private final Map<String, VariableReader> vars = new HashMap<>();
+    /** Per column of the last block: its records (structure columns), else null. */
+    private InternalRow[][] records = new InternalRow[0][];
 
     BlockDecoder(Grid grid, List<ColumnSpec> columns) throws IOException {
         this.grid = grid;
@@ -39,6 +42,7 @@ final class BlockDecoder {
     ColumnarBatch decode(long[] origin, int[] count, int rows) throws IOException {
         int n = (int) Math.min(rows, Planner.elements(count));
         ColumnVector[] vectors = new ColumnVector[columns.size()];
+        records = new InternalRow[columns.size()][];
         for (int i = 0; i < vectors.length; i++) {
             ColumnSpec c = columns.get(i);
             OnHeapColumnVector v = new OnHeapColumnVector(Math.max(1, n), c.sparkType());
@@ -47,7 +51,11 @@ final class BlockDecoder {
             } else {
                 VariableReader r = vars.get(c.varPath());
                 Object raw = CoreAccess.readTable(r, origin, count);
-                if (c.type() == NcType.CHAR || c.type() == NcType.STRING) {
+                if (c.type() == NcType.STRUCTURE) {
+                    // rows only (PartitionReaders): the records, decoded here, replace the vector's nulls
+                    records[i] = Records.decode(CoreAccess.compound(r), (byte[]) raw, 0, n);
+                    v.putNulls(0, Math.max(1, n));
+                } else if (c.type() == NcType.CHAR || c.type() == NcType.STRING) {
                     fillText(v, c.type(), raw, n, c.type() == NcType.CHAR ? CoreAccess.textLength(r) : 0);
                 } else {
                     fillVariable(v, c, raw, r.encoding(), n);
@@ -56,6 +64,16 @@ final class BlockDecoder {
             vectors[i] = v;
         }
         return new ColumnarBatch(vectors, n);
+    }
+
+    /** The decoded records of a structure column of the last block (null for other columns). */
+    InternalRow[] records(int column) {
+        return records[column];
+    }
+
+    /** Whether some column holds structures (those are read as rows, not column batches). */
+    static boolean hasStructures(List<ColumnSpec> columns) {
+        return columns.stream().anyMatch(c -> c.type() == NcType.STRUCTURE);
     }
 
     private void fillDimension(OnHeapColumnVector v, ColumnSpec c, long[] origin, int[] count, int n) {

@@ -55,9 +55,13 @@ final class ChunkRows implements PartitionReader<InternalRow> {
                     break;
                 default:
                     VariableReader r = reader(c.varPath());
-                    values[i] = c.type() == NcType.CHAR || c.type() == NcType.STRING
-                            ? text(c.type(), CoreAccess.readTable(r, origin, count), r)
-                            : array(c, CoreAccess.read(r, origin, count), r.encoding());
+                    if (c.type() == NcType.STRUCTURE) {
+                        values[i] = Records.array(CoreAccess.compound(r), (byte[]) CoreAccess.read(r, origin, count));
+                    } else {
+                        values[i] = c.type() == NcType.CHAR || c.type() == NcType.STRING
+                                ? text(c.type(), CoreAccess.readTable(r, origin, count), r)
+                                : array(c, CoreAccess.read(r, origin, count), r.encoding());
+                    }
             }
         }
         current = new GenericInternalRow(values);

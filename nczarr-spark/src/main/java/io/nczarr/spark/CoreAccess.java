@@ -1,5 +1,6 @@
 package io.nczarr.spark;
 
+import io.nczarr.dtype.CompoundType;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.model.Attr;
 import io.nczarr.model.NcType;
@@ -7,6 +8,7 @@ import io.nczarr.open.Datasets;
 import io.nczarr.open.NcZarrOptions;
 import io.nczarr.read.ArraySection;
 import io.nczarr.read.VariableReader;
+import io.nczarr.read.ZarrVariableReader;
 import io.nczarr.url.DatasetUrl;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -94,23 +96,39 @@ final class CoreAccess {
         return null;
     }
 
-    /** Whether the connector can put this variable into a column: numeric with dimensions. */
+    /**
+     * Whether the connector can put this variable into a column: numeric, string and structure (records of a
+     * known type) variables, and char variables (whose last dimension is the text: a 1-D char variable is one
+     * string, a table of one row, as a scalar is).
+     */
     static boolean readable(VariableReader v) {
         NcType t = v.type();
-        int rank = v.shape().length;
-        return (t.isNumeric() || t == NcType.STRING) && rank > 0 || t == NcType.CHAR && rank > 1;
+        return t.isNumeric() || t == NcType.STRING || t == NcType.CHAR || t == NcType.STRUCTURE && compound(v) != null;
+    }
+
+    /** The record type of a structure variable, or null (not a structure, or not a variable of a Zarr array). */
+    static CompoundType compound(VariableReader v) {
+        if (v.type() == NcType.STRUCTURE && v instanceof ZarrVariableReader z) {
+            return z.variable().element().compound();
+        }
+        return null;
+    }
+
+    /** Whether a char variable's last dimension is its text (a 0-d char variable is one character). */
+    private static boolean hasText(VariableReader v) {
+        return v.type() == NcType.CHAR && v.shape().length > 0;
     }
 
     /** The dimensions a variable spans in a table: a char variable's last one is its text, not a dimension. */
     static List<String> tableDimensions(VariableReader v) {
         List<String> d = v.dimensions();
-        return v.type() == NcType.CHAR ? d.subList(0, d.size() - 1) : d;
+        return hasText(v) ? d.subList(0, d.size() - 1) : d;
     }
 
     /** The shape a variable spans in a table ({@link #tableDimensions}). */
     static long[] tableShape(VariableReader v) {
         long[] s = v.shape();
-        return v.type() == NcType.CHAR ? java.util.Arrays.copyOf(s, s.length - 1) : s;
+        return hasText(v) ? java.util.Arrays.copyOf(s, s.length - 1) : s;
     }
 
     /**
@@ -118,7 +136,7 @@ final class CoreAccess {
      * dimension added ({@code byte[]}, each value its text length of bytes).
      */
     static Object readTable(VariableReader v, long[] origin, int[] count) throws IOException {
-        if (v.type() != NcType.CHAR) {
+        if (!hasText(v)) {
             return read(v, origin, count);
         }
         long[] o = java.util.Arrays.copyOf(origin, origin.length + 1);
@@ -130,7 +148,7 @@ final class CoreAccess {
     /** The text length of a char variable (its last dimension). */
     static int textLength(VariableReader v) {
         long[] s = v.shape();
-        return (int) s[s.length - 1];
+        return s.length == 0 ? 1 : (int) s[s.length - 1];
     }
 
     /**

@@ -150,9 +150,9 @@ final class Grid implements Serializable {
                             ds.location(),
                             null,
                             v.name(),
-                            "a " + v.type().cdlName() + (v.shape().length == 0 ? " scalar" : "")
-                                    + " variable is not a column the nczarr data source makes (numeric and string"
-                                    + " variables with dimensions, char variables of two or more)",
+                            "a " + v.type().cdlName() + " variable is not a column the nczarr data source makes"
+                                    + " (numeric, string, char and structure variables are; opaque ones and"
+                                    + " structures of an unknown record type are not)",
                             null);
                 }
                 out.add(v);
@@ -208,6 +208,18 @@ final class Grid implements Serializable {
 
     private static ColumnSpec variableColumn(VariableReader v, boolean cf) {
         NcType t = v.type();
+        if (t == NcType.STRUCTURE) {
+            // records keep their raw field values: decode cf has no rule for a field
+            return new ColumnSpec(
+                    v.name(),
+                    ColumnSpec.Kind.VARIABLE,
+                    -1,
+                    v.path(),
+                    t,
+                    Records.sparkType(CoreAccess.compound(v)),
+                    false,
+                    false);
+        }
         if (!cf || !t.isNumeric()) {
             return new ColumnSpec(
                     v.name(), ColumnSpec.Kind.VARIABLE, -1, v.path(), t, Values.sparkType(t), false, false);

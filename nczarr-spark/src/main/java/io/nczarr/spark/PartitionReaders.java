@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -23,7 +24,8 @@ final class PartitionReaders implements PartitionReaderFactory {
 
     @Override
     public boolean supportColumnarReads(InputPartition partition) {
-        return grid.options.columnar() && !grid.options.chunks();
+        // structure columns are read as rows (their records are not put into column vectors)
+        return grid.options.columnar() && !grid.options.chunks() && !BlockDecoder.hasStructures(columns);
     }
 
     @Override
@@ -37,8 +39,10 @@ final class PartitionReaders implements PartitionReaderFactory {
             return new ChunkRows(grid, columns, (ChunkPartition) partition);
         }
         Batches batches = new Batches(grid, columns, (ChunkPartition) partition);
+        boolean structures = BlockDecoder.hasStructures(columns);
         return new PartitionReader<>() {
             private Iterator<InternalRow> rows;
+            private int row;
 
             @Override
             public boolean next() throws IOException {
@@ -47,13 +51,29 @@ final class PartitionReaders implements PartitionReaderFactory {
                         return false;
                     }
                     rows = batches.get().rowIterator();
+                    row = 0;
                 }
                 return true;
             }
 
             @Override
             public InternalRow get() {
-                return rows.next();
+                InternalRow r = rows.next();
+                return structures ? withRecords(r, row++) : r;
+            }
+
+            /** A batch row with its structure columns' records in place of the vectors' nulls. */
+            private InternalRow withRecords(InternalRow r, int at) {
+                Object[] values = new Object[columns.size()];
+                for (int i = 0; i < values.length; i++) {
+                    InternalRow[] recs = batches.decoder.records(i);
+                    if (recs != null) {
+                        values[i] = recs[at];
+                    } else if (!r.isNullAt(i)) {
+                        values[i] = r.get(i, columns.get(i).sparkType());
+                    }
+                }
+                return new GenericInternalRow(values);
             }
 
             @Override

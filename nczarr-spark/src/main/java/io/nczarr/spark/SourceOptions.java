@@ -23,6 +23,8 @@ import java.util.TreeMap;
  *       _FillValue/missing_value as null</td></tr>
  *   <tr><td>{@code partitionBytes}</td><td>128m</td><td>decoded bytes one partition aims at</td></tr>
  *   <tr><td>{@code columnar}</td><td>true</td><td>{@code false}: rows instead of column batches</td></tr>
+ *   <tr><td>{@code pushAggregates}</td><td>true</td><td>{@code false}: Spark aggregates the rows even where the
+ *       connector could ({@link AggregatePlan})</td></tr>
  *   <tr><td>{@code layout}</td><td>{@code grid}</td><td>{@code chunks}: one row per chunk (origin, shape, the
  *       variables' values as arrays)</td></tr>
  *   <tr><td>{@code aws.*}, {@code nczarr.*}, {@code icechunk.*}, {@code mode}, {@code branch}, {@code tag},
@@ -30,7 +32,13 @@ import java.util.TreeMap;
  * </table>
  */
 record SourceOptions(
-        String url, List<String> variables, boolean cfDecode, long partitionBytes, boolean columnar, boolean chunks)
+        String url,
+        List<String> variables,
+        boolean cfDecode,
+        long partitionBytes,
+        boolean columnar,
+        boolean chunks,
+        boolean pushAggregates)
         implements Serializable {
 
     static final long DEFAULT_PARTITION_BYTES = 128L << 20;
@@ -73,7 +81,10 @@ record SourceOptions(
                 decode.equals("cf"),
                 bytes,
                 columnar,
-                layout.equals("chunks"));
+                layout.equals("chunks"),
+                !"false"
+                        .equalsIgnoreCase(
+                                lower.getOrDefault("pushaggregates", "true").trim()));
     }
 
     /** A byte count with an optional binary suffix ({@code 64m}, {@code 1g}). */
