@@ -21,7 +21,7 @@ where sha256 is that of the values as little-endian bytes in C order (for opens:
 "name shape" lines). A workload may also name a dataset of the manifest (its whole variable:
 bench/scaling.sh). With --oneshot the process prints "PHASES start imported opened read" (CLOCK_MONOTONIC
 ns: first line of this script, libraries imported, array open, values read), "RSS kib" (peak resident
-set, VmHWM) and last the sha256. With --count, the open and the last timed read are bracketed by "@reset" and
+set, VmHWM), "CPU ticks" (user + system, 1/100 s) and last the sha256. With --count, the open and the last timed read are bracketed by "@reset" and
 "@count open|read <workload>" lines (outside the timed part); after each the script waits for one
 line on stdin (the driver reads the relay's request counts there).
 """
@@ -49,6 +49,13 @@ def peak_rss_kib():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
     return -1
+
+
+def cpu_ticks():
+    """utime + stime of this process in clock ticks (fields 14 and 15 of /proc/self/stat), as FreshRead."""
+    with open("/proc/self/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def mark(what):
@@ -202,6 +209,7 @@ def main():
         t_read = time.monotonic_ns()
         print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
         print("RSS %d" % peak_rss_kib(), flush=True)
+        print("CPU %d" % cpu_ticks(), flush=True)
         print(sha(r), flush=True)
         return
     for w in args.workloads.split(","):

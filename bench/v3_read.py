@@ -18,7 +18,7 @@ With --count, a last untimed run brackets the open and the read by "@reset" / "@
 relay's request counts there).
 With --oneshot WORKLOAD: one open and one read in this process, then "PHASES start imported opened read"
 (CLOCK_MONOTONIC ns: first line of this script, libraries imported, array open, values read), "RSS kib"
-(peak resident set, VmHWM) and last the sha256 of the values (the driver times the process and checks it).
+(peak resident set, VmHWM), "CPU ticks" (user + system, 1/100 s) and last the sha256 of the values (the driver times the process and checks it).
 """
 import time
 
@@ -40,6 +40,13 @@ def peak_rss_kib():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
     return -1
+
+
+def cpu_ticks():
+    """utime + stime of this process in clock ticks (fields 14 and 15 of /proc/self/stat), as FreshRead."""
+    with open("/proc/self/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def mark(what):
@@ -127,6 +134,7 @@ def main():
         t_read = time.monotonic_ns()
         print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
         print("RSS %d" % peak_rss_kib(), flush=True)
+        print("CPU %d" % cpu_ticks(), flush=True)
         print(sha(r), flush=True)
         return
     for w in args.workloads.split(","):

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * bench/v3_read.py {@code --oneshot}). Every child reports CLOCK_MONOTONIC time stamps (a JVM's
  * {@code System.nanoTime()} and Python's {@code time.monotonic_ns()} are that clock on Linux), so the time to data
  * splits into start-up (JVM start to {@code main} / interpreter start to the script's first line), imports, open and
- * read; the peak RSS comes from the child itself (VmHWM from /proc/self/status).
+ * read; the peak RSS and the CPU time (user + system, every thread, up to the values in memory) come from the
+ * child itself (VmHWM from /proc/self/status).
  */
 final class FreshProcesses {
     private FreshProcesses() {}
@@ -35,6 +36,7 @@ final class FreshProcesses {
             double open,
             double read,
             long rssKib,
+            double cpu,
             String sha256) {}
 
     /**
@@ -118,9 +120,19 @@ final class FreshProcesses {
             }
         }
         if (best == null) {
-            return new Fresh(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, "not-run");
+            return new Fresh(
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, Double.NaN, "not-run");
         }
-        return new Fresh(best.wall(), best.toData(), best.start(), best.imports(), best.open(), best.read(), rss, sha);
+        return new Fresh(
+                best.wall(),
+                best.toData(),
+                best.start(),
+                best.imports(),
+                best.open(),
+                best.read(),
+                rss,
+                best.cpu(),
+                sha);
     }
 
     private static Fresh once(List<String> cmd, Map<String, String> env, long timeoutSeconds)
@@ -131,6 +143,7 @@ final class FreshProcesses {
         Process p = pb.start();
         long[] phases = null;
         long rss = -1;
+        double cpu = Double.NaN;
         String last = null;
         try (BufferedReader in =
                 new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -143,6 +156,8 @@ final class FreshProcesses {
                     };
                 } else if (f[0].equals("RSS") && f.length == 2) {
                     rss = Long.parseLong(f[1]);
+                } else if (f[0].equals("CPU") && f.length == 2) {
+                    cpu = Long.parseLong(f[1]) / 100.0; // clock ticks: USER_HZ is 100 on Linux
                 } else if (!f[0].equals("VERSION") && !line.isBlank()) {
                     last = line.trim();
                 }
@@ -150,12 +165,13 @@ final class FreshProcesses {
         }
         if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            return new Fresh(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, "timeout");
+            return new Fresh(
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, Double.NaN, "timeout");
         }
         double wall = (System.nanoTime() - t0) / 1e9;
         String sha = p.exitValue() == 0 && last != null ? last : "exit-" + p.exitValue();
         if (phases == null) {
-            return new Fresh(wall, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, rss, sha);
+            return new Fresh(wall, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, rss, cpu, sha);
         }
         return new Fresh(
                 wall,
@@ -165,6 +181,7 @@ final class FreshProcesses {
                 (phases[2] - phases[1]) / 1e9,
                 (phases[3] - phases[2]) / 1e9,
                 rss,
+                cpu,
                 sha);
     }
 }

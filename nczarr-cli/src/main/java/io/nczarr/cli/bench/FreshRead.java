@@ -13,12 +13,13 @@ import ucar.nc2.Variable;
 /**
  * One read per process, as the CLI or a short batch job does it: the child of the benchmarks' fresh-process
  * columns ({@link FreshProcesses}, started with the launcher's default JVM options). Opens the dataset, reads the
- * variable (or one section of it) once and prints, on three lines:
+ * variable (or one section of it) once and prints, on four lines:
  *
  * <pre>
  * PHASES main main opened read   (System.nanoTime(), i.e. CLOCK_MONOTONIC on Linux, at main's first line,
  *                                 after the open, after the read; "main" twice: a JVM has no import phase)
  * RSS kib                        (VmHWM, the peak resident set so far, from /proc/self/status)
+ * CPU ticks                      (user + system CPU time of the process so far, all threads, 1/100 s, /proc/self/stat)
  * sha256                         (of the values as little-endian bytes in C order)
  * </pre>
  *
@@ -44,6 +45,7 @@ public final class FreshRead {
             long read = System.nanoTime();
             System.out.println("PHASES " + main + " " + main + " " + opened + " " + read);
             System.out.println("RSS " + peakRssKib());
+            System.out.println("CPU " + cpuTicks());
             sha = OursReads.sha256(a);
         }
         System.out.println(sha);
@@ -64,6 +66,17 @@ public final class FreshRead {
             return -1;
         }
         return -1;
+    }
+
+    /** utime + stime of this process in clock ticks (1/100 s on Linux; -1 where /proc is missing). */
+    static long cpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]); // fields 14 and 15 of proc(5)
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     private static int[] ints(String s) {

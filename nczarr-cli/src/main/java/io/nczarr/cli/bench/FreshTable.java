@@ -42,12 +42,13 @@ final class FreshTable {
         }
         return String.format(
                 Locale.ROOT,
-                "%.3f s = %.3f + %.3f + %.3f + %.3f",
+                "%.3f s = %.3f + %.3f + %.3f + %.3f; CPU %.2f s",
                 f.toData(),
                 f.start(),
                 f.imports(),
                 f.open(),
-                f.read());
+                f.read(),
+                f.cpu());
     }
 
     private static String ratio(Fresh ours, Fresh theirs) {
@@ -81,7 +82,8 @@ final class FreshTable {
                     "%nOne process per read (best of %d by time to data): ours = a fresh JVM with the launcher's"
                             + " defaults (%s), the anchors = one Python process each. Time to data = process spawn to"
                             + " the values in memory (digest and exit excluded) = start-up (JVM start to main;"
-                            + " interpreter start to the script's first line) + imports + open + read; ratio = their"
+                            + " interpreter start to the script's first line) + imports + open + read; CPU = the process's"
+                            + " user + system time to data, every thread (compare this on a loaded machine); ratio = their"
                             + " time to data ÷ ours (> 1: ours faster); \"warm\" = the same row's ratio in the table"
                             + " above (open once, reads in one process).%n%n",
                     cfg.cliIters(),

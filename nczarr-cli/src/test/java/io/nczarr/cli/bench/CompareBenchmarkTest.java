@@ -58,7 +58,10 @@ class CompareBenchmarkTest {
     @Test
     void freshProcessPhasesAreParsed() throws Exception {
         FreshProcesses.Fresh f = FreshProcesses.best(
-                List.of("sh", "-c", "echo VERSION x 1; echo PHASES 1000 3000 7000 15000; echo RSS 2048; echo abc"),
+                List.of(
+                        "sh",
+                        "-c",
+                        "echo VERSION x 1; echo PHASES 1000 3000 7000 15000; echo RSS 2048; echo CPU 150; echo abc"),
                 Map.of(),
                 2,
                 30);
@@ -66,6 +69,7 @@ class CompareBenchmarkTest {
         assertEquals(4e-6, f.open(), 1e-12);
         assertEquals(8e-6, f.read(), 1e-12);
         assertEquals(2048, f.rssKib());
+        assertEquals(1.5, f.cpu(), 1e-12);
         assertEquals("abc", f.sha256());
         assertTrue(f.wall() > 0);
     }
