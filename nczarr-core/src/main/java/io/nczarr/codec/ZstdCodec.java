@@ -32,7 +32,7 @@ final class ZstdCodec implements BytesBytesCodec {
         }
         long r;
         try {
-            r = Zstd.decompressByteArray(out, 0, len, encoded, 0, encoded.length);
+            r = ZstdContexts.decompress(out, len, encoded);
         } catch (ZstdException e) {
             // e.g. more frames follow: the general path sorts it out, bounded by len
             return decode(encoded, len);
@@ -67,7 +67,7 @@ final class ZstdCodec implements BytesBytesCodec {
             byte[] out = new byte[(int) declared];
             long r;
             try {
-                r = Zstd.decompressByteArray(out, 0, out.length, encoded, 0, encoded.length);
+                r = ZstdContexts.decompress(out, out.length, encoded);
             } catch (ZstdException e) {
                 if (e.getErrorCode() == Zstd.errDstSizeTooSmall()) {
                     // more frames follow: fall back to streaming with the hard limit

@@ -23,7 +23,7 @@ public final class CdmFills {
         return Fills.of(t, n);
     }
 
-    private static NcType type(Variable v) {
+    static NcType type(Variable v) {
         boolean u = v.isUnsigned();
         switch (v.getDataType()) {
             case BYTE:

@@ -52,6 +52,15 @@ public final class NcZarrFiles {
         }
     }
 
+    /**
+     * Makes cdm's CF enhancement treat netCDF default fills of our datasets as missing ({@link DefaultFills}) for
+     * {@code new NetcdfDataset(file)} wrappers too; {@code NetcdfDataset.openDataset} and this class's dataset
+     * opens do it themselves.
+     */
+    public static void registerConventions() {
+        DefaultFills.register();
+    }
+
     /** Opens a dataset with the process default {@link NcZarrOptions#shared()}; the caller closes the file. */
     public static NetcdfFile open(String location) throws IOException {
         return open(location, NcZarrOptions.shared());
@@ -138,6 +147,7 @@ public final class NcZarrFiles {
 
     /** Opens a dataset as a NetcdfDataset, optionally with the default CF enhancements. */
     public static NetcdfDataset openDataset(String location, boolean enhance) throws IOException {
+        DefaultFills.register();
         NetcdfFile nc = open(location);
         try {
             return new NetcdfDataset(nc, enhance);
@@ -194,6 +204,7 @@ public final class NcZarrFiles {
 
     /** As {@link #acquireFile(String)}, enhanced as {@link #openDataset(String, boolean)} with {@code true}. */
     public static NetcdfDataset acquireDataset(String location) throws IOException {
+        DefaultFills.register();
         FileCacheIF cache = NetcdfDataset.getNetcdfFileCache();
         if (cache == null) {
             return openDataset(location, true);

@@ -111,6 +111,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
             }
             new CdmBuilder(ncfile).build(model.root());
             ncfile.finish();
+            DefaultFills.registerForDatasetOpen();
         } catch (RuntimeException e) {
             throw Guard.unexpected(location(), null, e);
         } catch (OutOfMemoryError e) {
@@ -123,10 +124,7 @@ public class NcZarrIosp extends AbstractIOServiceProvider {
 
     /** The dataset for error messages: the store's (credential-free) location once it is open. */
     private String location() {
-        if (model != null) {
-            return model.location();
-        }
-        return raf == null ? null : raf.getLocation();
+        return model != null ? model.location() : raf == null ? null : raf.getLocation();
     }
 
     /** Builds the CDM objects from the model. */
