@@ -12,10 +12,15 @@
 #     (bench-data/compare-quick with --quick; not committed);
 #  3. builds the jar if needed, then runs io.nczarr.cli.bench.CompareBenchmark: ours in its JVM,
 #     the anchors as bench/compare_read.py child processes, S3 rows on the loopback S3 server
-#     behind a relay adding --latency ms per request.
+#     behind a relay adding --latency ms per request. With one process per read (--cli-iters processes per
+#     reader, best by time to data; ours = a fresh JVM with ./nczarr's default JVM options and its class-data
+#     archive, io.nczarr.cli.bench.FreshRead; the anchors = one compare_read.py --oneshot process each): the
+#     CLI-like row, the S3 rows again (ours, tensorstore, zarrs; --cli-iters 0 leaves them out) and row rss
+#     (peak RSS of one whole read of the zlib cube). These print two more tables.
 #
 # usage: bench/compare.sh [--quick] [--latency MS] [--iters N] [--s3-iters N] [--cli-iters N]
-#                         [--libs tensorstore,zarrs,zarr3,zarr2] [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli]
+#                         [--libs tensorstore,zarrs,zarr3,zarr2]
+#                         [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli,rss]
 #   --quick   small data (2-day cubes, 1,000 chunks) and 2/1/1 iterations: checks the whole chain
 #             and the values in about a minute; its times mean nothing
 # env: BENCH_DATA (default ./bench-data), BENCH_VENV3, BENCH_VENV2, JAVA_OPTS (default -Xmx2g)
@@ -36,7 +41,7 @@ while [ $# -gt 0 ]; do
     --s3-iters) s3iters="$2"; given+=" s3iters"; shift 2 ;;
     --cli-iters) cliiters="$2"; given+=" cliiters"; shift 2 ;;
     --latency|--libs|--rows) args+=("$1" "$2"); shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -79,6 +84,8 @@ lib="$home/nczarr-cli/target/lib"
 if [ ! -f "$jar" ] || [ ! -d "$lib" ]; then
   (cd "$home" && mvn -B -q -DskipTests package >&2)
 fi
+# the launcher's class-data archive (made once per build): the fresh-process children use it as ./nczarr does
+"$home/nczarr" --help >/dev/null
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores; $(java -version 2>&1 | head -1)" >&2
 # shellcheck disable=SC2086
 exec java ${JAVA_OPTS:--Xmx2g} -cp "$jar:$lib/*" io.nczarr.cli.bench.CompareBenchmark \

@@ -6,7 +6,8 @@ Run by io.nczarr.cli.bench.CompareBenchmark (which owns the S3 server and its co
 
   compare_read.py --lib tensorstore|zarr3|zarr2 --data DIR [--s3 http://127.0.0.1:PORT/BUCKET]
                   --workloads zlib,blosc,many,row,open,open-cons [--iters 3] [--count]
-  compare_read.py --lib ... --data DIR --oneshot row      (one open + read, then exit: CLI-like wall)
+  compare_read.py --lib ... --data DIR [--s3 ...] --oneshot row|zlib|many|blosc|DATASET
+                  (one open + read, then exit: one process per read, the driver times the process)
 
 Workloads: zlib, blosc, many = the whole variable of cube_zlib / cube_blosc / many_chunks (one
 open, a warm-up read, then the best of --iters reads); row = one row across 100 chunks of
@@ -17,18 +18,44 @@ AWS_SECRET_ACCESS_KEY (every request is signed). Prints per workload
   RESULT lib workload best_seconds sha256
 (and first "VERSION lib x.y.z"),
 where sha256 is that of the values as little-endian bytes in C order (for opens: of the sorted
-"name shape" lines). With --count, the open and the last timed read are bracketed by "@reset" and
+"name shape" lines). A workload may also name a dataset of the manifest (its whole variable:
+bench/scaling.sh). With --oneshot the process prints "PHASES start imported opened read" (CLOCK_MONOTONIC
+ns: first line of this script, libraries imported, array open, values read), "RSS kib" (peak resident
+set, VmHWM), "CPU ticks" (user + system, 1/100 s) and last the sha256. With --count, the open and the last timed read are bracketed by "@reset" and
 "@count open|read <workload>" lines (outside the timed part); after each the script waits for one
 line on stdin (the driver reads the relay's request counts there).
 """
-import argparse
-import hashlib
-import json
-import os
-import sys
 import time
 
-import numpy as np
+_T_START = time.monotonic_ns()  # before any other import: the interpreter's start ends here
+
+import argparse  # noqa: E402
+import hashlib
+import json  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+WHOLE = {"zlib": "cube_zlib", "blosc": "cube_blosc", "many": "many_chunks"}
+
+
+def peak_rss_kib():
+    """VmHWM of this process (KiB). Not ru_maxrss: Linux keeps that across exec, so a child of a large JVM
+    would report the JVM's peak."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return -1
+
+
+def cpu_ticks():
+    """utime + stime of this process in clock ticks (fields 14 and 15 of /proc/self/stat), as FreshRead."""
+    with open("/proc/self/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def mark(what):
@@ -169,9 +196,21 @@ def main():
         d = ds[dsname]
         return d["path"] + "/" + d["var"]
 
-    if args.oneshot:  # CLI-like: import, open, read one row, print; the driver times the process
-        row = man["row"]
-        print(sha(read(open_array(array_of(row["dataset"])), row["origin"], row["shape"])), flush=True)
+    if args.oneshot:  # one read per process: import, open, read, print; the driver times the process
+        t_imported = time.monotonic_ns()
+        if args.oneshot == "row":
+            row = man["row"]
+            src, origin, shape = array_of(row["dataset"]), row["origin"], row["shape"]
+        else:
+            src, origin, shape = array_of(WHOLE.get(args.oneshot, args.oneshot)), None, None
+        a = open_array(src)
+        t_opened = time.monotonic_ns()
+        r = read(a, origin, shape)
+        t_read = time.monotonic_ns()
+        print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
+        print("RSS %d" % peak_rss_kib(), flush=True)
+        print("CPU %d" % cpu_ticks(), flush=True)
+        print(sha(r), flush=True)
         return
     for w in args.workloads.split(","):
         if w in ("open", "open-cons"):
@@ -188,7 +227,7 @@ def main():
         if w == "row":
             src, origin, shape = array_of(man["row"]["dataset"]), man["row"]["origin"], man["row"]["shape"]
         else:
-            src, origin, shape = array_of({"zlib": "cube_zlib", "blosc": "cube_blosc", "many": "many_chunks"}[w]), None, None
+            src, origin, shape = array_of(WHOLE.get(w, w)), None, None
         if args.count:
             mark("reset")
         a = open_array(src)

@@ -5,9 +5,13 @@
 # shards) with ours, tensorstore (zarr3 driver), zarrs and zarr-python 3, locally and from the loopback
 # S3 server behind a relay that adds a latency per request and counts requests
 # (io.nczarr.cli.bench.V3Benchmark; the baselines run as bench/v3_read.py child processes).
-# Prints a Markdown table (docs/performance.md, "Zarr v3 sharded reads") and the load average.
+# The S3 rows again with one process per read (--fresh-iters N per reader, default 3, 0 = off): ours a fresh
+# JVM with ./nczarr's default JVM options and class-data archive (io.nczarr.cli.bench.FreshRead), tensorstore
+# and zarrs one v3_read.py --oneshot process each; time to data split into start-up, imports, open and read.
+# Prints Markdown tables (docs/performance.md, "Zarr v3 sharded reads") and the load average.
 #
-# usage: bench/v3-bench.sh [--latency MS] [--iters N] [--s3-iters N] [--libs tensorstore,zarrs,zarr]
+# usage: bench/v3-bench.sh [--latency MS] [--iters N] [--s3-iters N] [--fresh-iters N]
+#                          [--libs tensorstore,zarrs,zarr]
 # env:   BENCH_DATA (default ./bench-data), V3PY (python with bench/requirements-anchors.txt: tensorstore,
 #        zarrs, zarr-python 3.4, s3fs; default the compare.sh venv, BENCH_VENV3 or /tmp/anchors-312)
 set -euo pipefail
@@ -44,6 +48,7 @@ lib="$home/nczarr-cli/target/lib"
 if [ ! -f "$jar" ] || [ ! -d "$lib" ]; then
   (cd "$home" && mvn -B -q -DskipTests package >&2)
 fi
+"$home/nczarr" --help >/dev/null # the launcher's class-data archive, used by the fresh-process children
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) cores" >&2
 java -Xmx2g -cp "$jar:$lib/*" io.nczarr.cli.bench.V3Benchmark --data "$data" --python "$py" \
   --script "$home/bench/v3_read.py" --libs "$libs" "${args[@]}" "${sections[@]}"

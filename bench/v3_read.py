@@ -16,14 +16,37 @@ checked against the manifest's sha256. Prints one line per workload:
 With --count, a last untimed run brackets the open and the read by "@reset" / "@count open" /
 "@count read" lines on stdout and waits for one line on stdin after each (the driver records the
 relay's request counts there).
+With --oneshot WORKLOAD: one open and one read in this process, then "PHASES start imported opened read"
+(CLOCK_MONOTONIC ns: first line of this script, libraries imported, array open, values read), "RSS kib"
+(peak resident set, VmHWM), "CPU ticks" (user + system, 1/100 s) and last the sha256 of the values (the driver times the process and checks it).
 """
-import argparse
-import hashlib
-import json
-import sys
 import time
 
-import numpy as np
+_T_START = time.monotonic_ns()  # before any other import: the interpreter's start ends here
+
+import argparse  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def peak_rss_kib():
+    """VmHWM of this process (KiB). Not ru_maxrss: Linux keeps that across exec, so a child of a large JVM
+    would report the JVM's peak."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return -1
+
+
+def cpu_ticks():
+    """utime + stime of this process in clock ticks (fields 14 and 15 of /proc/self/stat), as FreshRead."""
+    with open("/proc/self/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def mark(what):
@@ -92,6 +115,7 @@ def main():
     p.add_argument("--iters", type=int, default=3)
     p.add_argument("--workloads", default="whole,chunk,row")
     p.add_argument("--count", action="store_true")
+    p.add_argument("--oneshot")
     args = p.parse_args()
     if args.lib in ("zarr", "zarrs") and args.s3:
         try:
@@ -101,6 +125,18 @@ def main():
             return
     sections = json.load(open(args.manifest))["sections"]
     open_, read = opener(args)
+    if args.oneshot:
+        t_imported = time.monotonic_ns()
+        o, s = sections[args.oneshot]["origin"], sections[args.oneshot]["shape"]
+        a = open_()
+        t_opened = time.monotonic_ns()
+        r = read(a, o, s)
+        t_read = time.monotonic_ns()
+        print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
+        print("RSS %d" % peak_rss_kib(), flush=True)
+        print("CPU %d" % cpu_ticks(), flush=True)
+        print(sha(r), flush=True)
+        return
     for w in args.workloads.split(","):
         o, s, want = sections[w]["origin"], sections[w]["shape"], sections[w]["sha256"]
         ok = sha(read(open_(), o, s)) == want  # warm-up

@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The anchors of the comparison as child processes: bench/compare_read.py per library (tensorstore, zarrs,
- * zarr-python 3 and 2), each answering its "@reset"/"@count" marks from the relay, and whole processes timed
- * by wall clock for the one-read-per-process row.
+ * zarr-python 3 and 2), each answering its "@reset"/"@count" marks from the relay (one process per read:
+ * {@link FreshProcesses}).
  */
 final class AnchorProcesses {
     private final Config cfg;
@@ -113,37 +113,5 @@ final class AnchorProcesses {
         if (rc != 0) {
             System.err.println(lib + " exited with " + rc);
         }
-    }
-
-    /** Best wall time of {@code cliIters} runs of the command; its last output line is the sha256. */
-    Cell wall(List<String> cmd) throws IOException, InterruptedException {
-        double best = Double.MAX_VALUE;
-        String sha = null;
-        for (int i = 0; i < cfg.cliIters(); i++) {
-            long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(cmd)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-            String last = null;
-            try (BufferedReader in =
-                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = in.readLine()) != null) {
-                    if (line.startsWith("VERSION ")) {
-                        continue;
-                    }
-                    last = line.trim();
-                }
-            }
-            if (!p.waitFor(cfg.childTimeoutSeconds(), TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                return new Cell(Double.NaN, "timeout");
-            }
-            double dt = (System.nanoTime() - t0) / 1e9;
-            best = Math.min(best, dt);
-            String s = p.exitValue() == 0 && last != null ? last : "exit-" + p.exitValue();
-            sha = sha == null || sha.equals(s) ? s : "differs-between-runs";
-        }
-        return new Cell(best, sha);
     }
 }

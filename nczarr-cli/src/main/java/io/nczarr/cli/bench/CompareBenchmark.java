@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,14 +22,17 @@ import java.util.Locale;
  * default options, and variants: pure-Java zlib, SDK GETs); the anchors run as
  * bench/compare_read.py child processes. The S3 rows use the loopback S3 server (signed requests)
  * behind {@link CountingProxy} with a latency per request, which also counts every reader's
- * requests. The CLI-like row times whole processes (start, open, one read, exit). Prints a
- * Markdown table with ratios ours ÷ theirs (speed; &gt; 1 = ours faster) and the load average.
+ * requests. The CLI-like row times whole processes (start, open, one read, exit); the S3 rows are measured a
+ * second time with one process per read ({@link CompareFresh}: ours a fresh JVM with the launcher's defaults), and
+ * row {@code rss} records the peak RSS of one whole read of the zlib cube per process. Prints Markdown tables with
+ * ratios ours ÷ theirs (speed; &gt; 1 = ours faster) and the load average.
  *
  * <pre>
  * usage: CompareBenchmark --data DIR --script compare_read.py [--py3 PY] [--py2 PY] [--latency MS]
  *        [--iters N] [--s3-iters N] [--cli-iters N] [--libs tensorstore,zarrs,zarr3,zarr2]
- *        [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli] [--child-timeout S]
- *        CompareBenchmark --one-read URL VAR ORIGIN SHAPE   (child of the cli row: prints the sha256)
+ *        [--rows zlib,blosc,many,row,open,open-cons,s3-many,s3-zlib,cli,rss] [--child-timeout S]
+ *        (--cli-iters N: processes per reader of the cli row, the fresh-process S3 cells and the rss row;
+ *        0 leaves the fresh-process S3 cells out)
  * </pre>
  */
 public final class CompareBenchmark {
@@ -46,7 +48,10 @@ public final class CompareBenchmark {
 
     static final int WARM_RUNS = 200;
     static final List<String> ALL_ROWS =
-            List.of("zlib", "blosc", "many", "row", "open", "open-cons", "s3-many", "s3-zlib", "cli");
+            List.of("zlib", "blosc", "many", "row", "open", "open-cons", "s3-many", "s3-zlib", "cli", "rss");
+    /** Rows measured only in fresh processes (their own tables). */
+    static final List<String> FRESH_ONLY_ROWS = List.of("rss");
+
     static final String KEY_ID = "AKIABENCH";
     static final String SECRET = "bench-secret-0123456789";
 
@@ -75,18 +80,16 @@ public final class CompareBenchmark {
     private final JsonNode manifest;
     private final CompareResults results = new CompareResults();
     private final AnchorProcesses anchors;
+    private final CompareFresh fresh;
 
     private CompareBenchmark(Config cfg, JsonNode manifest) {
         this.cfg = cfg;
         this.manifest = manifest;
         this.anchors = new AnchorProcesses(cfg, results);
+        this.fresh = new CompareFresh(cfg, results, anchors);
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 5 && args[0].equals("--one-read")) {
-            OursReads.oneRead(args[1], args[2], ints(args[3]), ints(args[4]));
-            return;
-        }
         Path data = null;
         String script = null;
         String py3 = "python3";
@@ -144,13 +147,15 @@ public final class CompareBenchmark {
         CompareBenchmark b = new CompareBenchmark(cfg, manifest);
         String before = loadAverage();
         b.run();
-        boolean ok = new CompareTable(cfg, manifest, b.results).print(before, loadAverage());
+        String after = loadAverage();
+        boolean ok = new CompareTable(cfg, manifest, b.results).print(before, after);
+        ok &= new FreshTable(cfg, manifest, b.results).print();
         System.exit(ok ? 0 : 1);
     }
 
     private void run() throws Exception {
         List<String> local = cfg.rows().stream()
-                .filter(r -> !r.startsWith("s3-") && !r.equals("cli"))
+                .filter(r -> !r.startsWith("s3-") && !r.equals("cli") && !FRESH_ONLY_ROWS.contains(r))
                 .toList();
         try (NcZarrOptions javaZlib = NcZarrOptions.builder()
                 .codecs(CodecRegistry.standard(NativeCodecs.none()))
@@ -167,7 +172,13 @@ public final class CompareBenchmark {
             }
         }
         if (cfg.rows().contains("cli")) {
-            cli();
+            String dataset = manifest.get("row").get("dataset").asText();
+            fresh.cli(localUrl(dataset), ds(dataset).get("var").asText(), rowSection());
+            results.load.put("cli", loadAverage().split(" ")[0]);
+        }
+        if (cfg.rows().contains("rss")) {
+            fresh.rss(localUrl("cube_zlib"), ds("cube_zlib").get("var").asText());
+            results.load.put("rss", loadAverage().split(" ")[0]);
         }
     }
 
@@ -183,7 +194,7 @@ public final class CompareBenchmark {
 
     static String datasetOf(String row) {
         return switch (row) {
-            case "zlib", "s3-zlib" -> "cube_zlib";
+            case "zlib", "s3-zlib", "rss" -> "cube_zlib";
             case "blosc" -> "cube_blosc";
             default -> "many_chunks";
         };
@@ -261,49 +272,15 @@ public final class CompareBenchmark {
                     anchors.python(
                             lib, List.of("--s3", proxy.endpoint() + "/bench"), List.of(row), cfg.s3Iters(), proxy);
                 }
+                if (cfg.cliIters() > 0) { // the same read, one process per read
+                    fresh.s3(row, url, var, proxy.endpoint() + "/bench", aws);
+                }
                 results.load.put(row, loadAverage().split(" ")[0]);
             }
         } finally {
             BenchProfile.remove(aws);
         }
     }
-
-    // ---------------------------------------------------------------- one read per process
-
-    private void cli() throws Exception {
-        String dataset = manifest.get("row").get("dataset").asText();
-        String var = ds(dataset).get("var").asText();
-        int[][] s = rowSection();
-        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> ours = List.of(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                CompareBenchmark.class.getName(),
-                "--one-read",
-                localUrl(dataset),
-                var,
-                join(s[0]),
-                join(s[1]));
-        results.put("cli", OURS, anchors.wall(ours));
-        for (String lib : cfg.libs()) {
-            results.put(
-                    "cli",
-                    lib,
-                    anchors.wall(List.of(
-                            anchors.pythonFor(lib),
-                            cfg.script(),
-                            "--lib",
-                            lib,
-                            "--data",
-                            cfg.data().toString(),
-                            "--oneshot",
-                            "row")));
-        }
-        results.load.put("cli", loadAverage().split(" ")[0]);
-    }
-
-    // ---------------------------------------------------------------- results
 
     // ---------------------------------------------------------------- small helpers
 
@@ -320,23 +297,11 @@ public final class CompareBenchmark {
         return s.isBlank() ? List.of() : List.of(s.split(","));
     }
 
-    private static int[] ints(String s) {
-        return Arrays.stream(s.split(",")).mapToInt(Integer::parseInt).toArray();
-    }
-
     private static int[] ints(JsonNode n) {
         int[] r = new int[n.size()];
         for (int i = 0; i < r.length; i++) {
             r[i] = n.get(i).asInt();
         }
         return r;
-    }
-
-    private static String join(int[] a) {
-        StringBuilder s = new StringBuilder();
-        for (int i = 0; i < a.length; i++) {
-            s.append(i == 0 ? "" : ",").append(a[i]);
-        }
-        return s.toString();
     }
 }

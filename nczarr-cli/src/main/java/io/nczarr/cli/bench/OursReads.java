@@ -113,15 +113,6 @@ final class OursReads {
         return v;
     }
 
-    /** The child of the cli row: open, read one section, print its sha256, exit. */
-    static void oneRead(String url, String var, int[] origin, int[] shape) throws Exception {
-        try (NetcdfFile nc = NcZarrFiles.open(url)) {
-            System.out.println(sha256(variable(nc, var, url).read(origin, shape)));
-        }
-        NcZarrOptions.closeShared();
-    }
-
-    /** sha256 of the values as little-endian bytes of their type, C order (float and double only). */
     /**
      * The sum of a float variable's values over {@code section} ({@code null}: the whole variable), read through
      * {@link NcZarrFiles}: the checksum the reference-benchmarks compare with the Python anchors.
@@ -144,6 +135,7 @@ final class OursReads {
         }
     }
 
+    /** sha256 of the values as little-endian bytes of their type, C order (float and double only). */
     static String sha256(Array a) throws NoSuchAlgorithmException {
         MessageDigest md = MessageDigest.getInstance("SHA-256");
         ByteBuffer b = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);

@@ -34,11 +34,12 @@ import ucar.nc2.Variable;
  * (anonymous endpoint) behind {@link CountingProxy} with a latency per request. Times are the
  * best read of N after a warm-up read, each run a fresh open; request counts come from one extra
  * run per workload, bracketed on the relay. Every result is checked against the manifest's sha256
- * of the raw little-endian C-order bytes. Prints a Markdown table.
+ * of the raw little-endian C-order bytes. The S3 rows are measured again with one process per read
+ * ({@link V3Fresh}; --fresh-iters 0 leaves them out). Prints Markdown tables.
  *
  * <pre>
  * usage: V3Benchmark --data DIR --python PY --script v3_read.py [--latency MS] [--iters N]
- *        [--s3-iters N] [--libs tensorstore,zarrs,zarr] [--var NAME]
+ *        [--s3-iters N] [--fresh-iters N] [--libs tensorstore,zarrs,zarr] [--var NAME]
  *        --section NAME:o0,o1:s0,s1:SHA256 ...
  * </pre>
  */
@@ -58,6 +59,7 @@ public final class V3Benchmark {
         long latencyMs = 20;
         int iters = 5;
         int s3Iters = 3;
+        int freshIters = 3;
         List<String> libs = List.of("tensorstore", "zarrs", "zarr");
         String var = "field";
         List<Section> sections = new ArrayList<>();
@@ -69,6 +71,7 @@ public final class V3Benchmark {
                 case "--latency" -> latencyMs = Long.parseLong(args[++i]);
                 case "--iters" -> iters = Integer.parseInt(args[++i]);
                 case "--s3-iters" -> s3Iters = Integer.parseInt(args[++i]);
+                case "--fresh-iters" -> freshIters = Integer.parseInt(args[++i]);
                 case "--libs" -> libs = args[++i].isEmpty() ? List.of() : List.of(args[i].split(","));
                 case "--var" -> var = args[++i];
                 case "--section" -> {
@@ -89,6 +92,7 @@ public final class V3Benchmark {
         Map<String, Map<String, Map<String, Cell>>> results = new LinkedHashMap<>();
 
         double fetchFloor = Double.NaN;
+        V3Fresh fresh = new V3Fresh(freshIters);
         // local
         String localUrl = dir.toUri() + "#mode=zarr,file";
         Map<String, Cell> oursLocal = new LinkedHashMap<>();
@@ -145,6 +149,7 @@ public final class V3Benchmark {
                         c.read(),
                         c.ok() ? "" : "WRONG VALUES"));
             }
+            fresh.measure(url, var, sections, python, script, data.resolve("v3sharded.expected.json"), s3, libs);
         }
         V3Table.print(results, sections, libs, latencyMs, iters, s3Iters);
         System.out.printf(
@@ -158,6 +163,7 @@ public final class V3Benchmark {
                 .flatMap(m -> m.values().stream())
                 .flatMap(m -> m.values().stream())
                 .allMatch(Cell::ok);
+        allOk &= fresh.print(sections, results.getOrDefault("s3", Map.of()), latencyMs);
         System.exit(allOk ? 0 : 1);
     }
 

@@ -2,7 +2,12 @@ package io.nczarr.cli.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import ucar.ma2.Array;
 import ucar.ma2.DataType;
@@ -31,5 +36,48 @@ class CompareBenchmarkTest {
     void otherTypesAreRefused() {
         Array a = Array.factory(DataType.INT, new int[] {1}, new int[] {1});
         assertThrows(IllegalArgumentException.class, () -> OursReads.sha256(a));
+    }
+
+    /** The fresh-process children run with the launcher's defaults: each of them must still be in ./nczarr. */
+    @Test
+    void freshProcessOptionsAreTheLaunchers() throws Exception {
+        Path launcher = Path.of("..", "nczarr");
+        if (!Files.isRegularFile(launcher)) {
+            launcher = Path.of("nczarr");
+        }
+        String script = Files.readString(launcher);
+        for (String opt : FreshProcesses.launcherDefaults()) {
+            if (!opt.startsWith("-XX:SharedArchiveFile=")) {
+                assertTrue(script.contains(opt), opt + " is no longer in " + launcher);
+            }
+        }
+        assertTrue(FreshProcesses.launcherDefaults().containsAll(FreshProcesses.LAUNCHER_HEAP));
+    }
+
+    /** A child's PHASES / RSS lines split its time; the last other line is its digest. */
+    @Test
+    void freshProcessPhasesAreParsed() throws Exception {
+        FreshProcesses.Fresh f = FreshProcesses.best(
+                List.of(
+                        "sh",
+                        "-c",
+                        "echo VERSION x 1; echo PHASES 1000 3000 7000 15000; echo RSS 2048; echo CPU 150; echo abc"),
+                Map.of(),
+                2,
+                30);
+        assertEquals(2e-6, f.imports(), 1e-12);
+        assertEquals(4e-6, f.open(), 1e-12);
+        assertEquals(8e-6, f.read(), 1e-12);
+        assertEquals(2048, f.rssKib());
+        assertEquals(1.5, f.cpu(), 1e-12);
+        assertEquals("abc", f.sha256());
+        assertTrue(f.wall() > 0);
+    }
+
+    @Test
+    void aFailingChildIsReportedNotTimed() throws Exception {
+        FreshProcesses.Fresh f = FreshProcesses.best(List.of("sh", "-c", "exit 3"), Map.of(), 1, 30);
+        assertEquals("exit-3", f.sha256());
+        assertTrue(Double.isNaN(f.toData()));
     }
 }
