@@ -1,6 +1,5 @@
 package io.nczarr.codec;
 
-import com.github.luben.zstd.ZstdDecompressCtx;
 import io.nczarr.error.CodecException;
 import java.io.IOException;
 import org.xerial.snappy.Snappy;
@@ -290,15 +289,7 @@ final class BloscCodec implements InPlaceBytesCodec {
     /** A zstd stream with a pooled context ({@link ZstdContexts}): blosc frames have one stream per block. */
     private static int zstd(byte[] src, int off, int len, byte[] dst, int dOff, int n) throws CodecException {
         try {
-            ZstdDecompressCtx c = ZstdContexts.take();
-            boolean ok = false;
-            try {
-                int r = c.decompressByteArray(dst, dOff, n, src, off, len);
-                ok = true;
-                return r;
-            } finally {
-                ZstdContexts.give(c, ok);
-            }
+            return ZstdContexts.decompress(dst, dOff, n, src, off, len);
         } catch (RuntimeException e) {
             throw new CodecException("blosc: corrupt zstd data (" + e.getMessage() + ")", e);
         } catch (LinkageError e) {

@@ -16,7 +16,7 @@ final class ZstdContexts {
 
     private ZstdContexts() {}
 
-    static ZstdDecompressCtx take() {
+    private static ZstdDecompressCtx take() {
         ZstdDecompressCtx c;
         synchronized (IDLE) {
             c = IDLE.pollFirst();
@@ -25,7 +25,7 @@ final class ZstdContexts {
     }
 
     /** Returns a context after a successful call; after a failed one, {@code ok} false closes it instead. */
-    static void give(ZstdDecompressCtx c, boolean ok) {
+    private static void give(ZstdDecompressCtx c, boolean ok) {
         if (ok) {
             synchronized (IDLE) {
                 if (IDLE.size() < MAX_IDLE) {
@@ -39,10 +39,15 @@ final class ZstdContexts {
 
     /** ZSTD_decompress into {@code out[0, len)} with a pooled context; the decoded size, or a ZstdException. */
     static int decompress(byte[] out, int len, byte[] encoded) {
+        return decompress(out, 0, len, encoded, 0, encoded.length);
+    }
+
+    /** ZSTD_decompress of {@code src[off, off + len)} into {@code dst[dOff, dOff + n)} with a pooled context. */
+    static int decompress(byte[] dst, int dOff, int n, byte[] src, int off, int len) {
         ZstdDecompressCtx c = take();
         boolean ok = false;
         try {
-            int r = c.decompressByteArray(out, 0, len, encoded, 0, encoded.length);
+            int r = c.decompressByteArray(dst, dOff, n, src, off, len);
             ok = true;
             return r;
         } finally {
