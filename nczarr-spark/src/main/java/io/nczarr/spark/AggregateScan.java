@@ -21,7 +21,8 @@ final class AggregateScan implements Scan, Batch {
     AggregateScan(Grid grid, AggregatePlan aggregate, BitSet[] keep) {
         this.grid = grid;
         this.aggregate = aggregate;
-        this.plan = Planner.plan(grid, keep, Grid.rowBytes(aggregate.variables()), grid.options.partitionBytes(), -1);
+        this.plan = Planner.plan(
+                grid, keep, Grid.rowBytes(aggregate.variables()), grid.options.partitionBytes(), Planner.cores(), -1);
     }
 
     @Override

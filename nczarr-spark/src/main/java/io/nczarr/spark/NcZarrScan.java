@@ -25,7 +25,8 @@ final class NcZarrScan implements Scan, Batch, SupportsReportStatistics {
         this.grid = grid;
         this.columns = List.copyOf(columns);
         this.pushed = pushed;
-        this.plan = Planner.plan(grid, keep, Grid.rowBytes(columns), grid.options.partitionBytes(), limit);
+        this.plan =
+                Planner.plan(grid, keep, Grid.rowBytes(columns), grid.options.partitionBytes(), Planner.cores(), limit);
     }
 
     @Override

@@ -3,11 +3,14 @@ package io.nczarr.spark;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * Partitions from metadata only: the chunk grid of the selected variables (shard-aligned for sharded
  * arrays: the grid is the shard grid), the chunks no filter keeps dropped, neighbouring chunks (in C order)
- * grouped until a partition holds about the target decoded size, and at most the rows a LIMIT needs.
+ * grouped until a partition holds about the target decoded size, and at most the rows a LIMIT needs. The
+ * target is the {@code partitionBytes} option, lowered so that every core gets a partition when the read is
+ * smaller than cores × option (as Spark's file sources cut splits: {@code min(maxPartitionBytes, bytesPerCore)}).
  */
 final class Planner {
     private Planner() {}
@@ -22,16 +25,20 @@ final class Planner {
      * @param rowBytes decoded bytes of one row of the read columns
      * @param limit rows needed at most, or -1
      */
-    static Plan plan(Grid grid, BitSet[] keep, long rowBytes, long targetBytes, long limit) {
+    static Plan plan(Grid grid, BitSet[] keep, long rowBytes, long partitionBytes, int cores, long limit) {
         int rank = grid.lengths.length;
         List<List<Span>> spans = new ArrayList<>();
+        long keptRows = 1;
         for (int d = 0; d < rank; d++) {
             List<Span> s = spans(grid.lengths[d], grid.chunk[d], keep[d]);
             if (s.isEmpty()) {
                 return new Plan(List.of(), 0);
             }
             spans.add(s);
+            keptRows =
+                    saturatedTimes(keptRows, s.stream().mapToLong(Span::count).sum());
         }
+        long targetBytes = target(partitionBytes, cores, saturatedTimes(keptRows, rowBytes));
         List<ChunkPartition> out = new ArrayList<>();
         List<long[]> origins = new ArrayList<>();
         List<int[]> counts = new ArrayList<>();
@@ -97,6 +104,23 @@ final class Planner {
             out.add(new Span(first, last - first + 1));
         }
         return out;
+    }
+
+    /** The active session's default parallelism (its cores in local mode), 1 without a session. */
+    static int cores() {
+        return SparkSession.getActiveSession()
+                .map(s -> s.sparkContext().defaultParallelism())
+                .getOrElse(() -> 1);
+    }
+
+    /** The partition size aimed at: the option, or less so that each of {@code cores} gets a share of the read. */
+    static long target(long partitionBytes, int cores, long readBytes) {
+        long perCore = cores <= 1 ? readBytes : (readBytes + cores - 1) / cores;
+        return Math.max(1, Math.min(partitionBytes, perCore));
+    }
+
+    private static long saturatedTimes(long a, long b) {
+        return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
     }
 
     static long elements(int[] count) {
