@@ -31,11 +31,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 data="${BENCH_DATA:-$home/bench-data}/blosc-cpu$([ "$quick" = 1 ] && echo -quick || true)"
-if [ ! -x "$venv3/bin/python" ]; then
-  echo "making $venv3 from bench/requirements-anchors.txt" >&2
-  "$py312" -m venv "$venv3"
-  "$venv3/bin/pip" install -q -r "$home/bench/requirements-anchors.txt" >&2
-fi
+# shellcheck source=bench/venv.sh
+. "$home/bench/venv.sh"
+venv "$venv3" "$home/bench/requirements-anchors.txt" "$py312"
 have="$([ -f "$data/blosc-cpu.json" ] && python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["days"])' "$data/blosc-cpu.json" || true)"
 if [ "$have" != "$days" ]; then
   mkdir -p "$data"

@@ -37,30 +37,10 @@ import sys  # noqa: E402
 
 import numpy as np  # noqa: E402
 
+from bench_child import cpu_ticks, mark, peak_rss_kib  # noqa: E402
+
 
 WHOLE = {"zlib": "cube_zlib", "blosc": "cube_blosc", "many": "many_chunks"}
-
-
-def peak_rss_kib():
-    """VmHWM of this process (KiB). Not ru_maxrss: Linux keeps that across exec, so a child of a large JVM
-    would report the JVM's peak."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return -1
-
-
-def cpu_ticks():
-    """utime + stime of this process in clock ticks (fields 14 and 15 of /proc/self/stat), as FreshRead."""
-    with open("/proc/self/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def mark(what):
-    print("@" + what, flush=True)
-    sys.stdin.readline()
 
 
 def sha(a):

@@ -38,13 +38,8 @@ if [ "$quick" = 1 ]; then
 fi
 data="${BENCH_DATA:-$home/bench-data}/scaling$([ "$quick" = 1 ] && echo -quick || true)"
 
-venv() { # DIR REQUIREMENTS [PYTHON]
-  if [ ! -x "$1/bin/python" ]; then
-    echo "making $1 from $2" >&2
-    "${3:-python3}" -m venv "$1"
-    "$1/bin/pip" install -q -r "$2" >&2
-  fi
-}
+# shellcheck source=bench/venv.sh
+. "$home/bench/venv.sh"
 venv "$venv3" "$home/bench/requirements-anchors.txt" "$py312"
 venv "$venv2" "$home/bench/requirements-anchors-zarr2.txt"
 

@@ -34,19 +34,15 @@ if [ "$quick" = 1 ]; then
   [ "${#pos[@]}" -gt 0 ] || runs=1
 fi
 data="${BENCH_DATA:-$home/bench-data}/spark$([ "$quick" = 1 ] && echo -quick || true)"
-make_venv() { # DIR REQUIREMENTS
-  if [ ! -x "$1/bin/python" ]; then
-    python3 -m venv "$1"
-    "$1/bin/pip" install -q -r "$2"
-  fi
-}
-make_venv "$venv" "$home/bench/requirements-spark-bench.txt"
+# shellcheck source=bench/venv.sh
+. "$home/bench/venv.sh"
+venv "$venv" "$home/bench/requirements-spark-bench.txt"
 if [ "$s3" = 1 ] && ! "$venv/bin/python" -c "import s3fs" 2>/dev/null; then
   # a venv made before the S3 leg existed: add s3fs and its stack from the same pinned file
   "$venv/bin/pip" install -q -r "$home/bench/requirements-spark-bench.txt"
 fi
 if [ ! -d "$data/cube_zlib.zarr" ]; then
-  make_venv "$venv2" "$home/bench/requirements-anchors-zarr2.txt"
+  venv "$venv2" "$home/bench/requirements-anchors-zarr2.txt"
   "$venv2/bin/python" "$home/bench/make_compare.py" "$data" --days "$days" --rows 10 --arrays 2
 fi
 jar="$(ls "$home"/nczarr-spark/target/nczarr-spark-*-all.jar 2>/dev/null | head -1 || true)"
