@@ -97,14 +97,24 @@ final class S3Bodies {
         }
     }
 
+    /**
+     * A body read that failed: a time-out if the watchdog aborted it, else a broken transfer (retryable). Apache
+     * HttpClient 5 reports a connection shut down under the read (the watchdog's abort racing the server's reset)
+     * as an unchecked {@code ConnectionShutdownException}, an {@link IllegalStateException}: the same failure.
+     */
+    private IOException broken(String key, Deadline d, BodyWatchdog.Watch w, Exception e) {
+        IOException io = e instanceof IOException x ? x : new IOException("connection shut down during the read", e);
+        return w.fired() ? failures.bodyTimeout(key, d, io) : failures.bodyFailure(key, io);
+    }
+
     /** Reads exactly {@code n} bytes of the body by the attempt's deadline. */
     void readBody(String key, ResponseInputStream<?> in, byte[] buf, int off, int n, Deadline d) throws IOException {
         try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
             int got;
             try {
                 got = in.readNBytes(buf, off, n);
-            } catch (IOException e) {
-                throw w.fired() ? failures.bodyTimeout(key, d, e) : failures.bodyFailure(key, e);
+            } catch (IOException | IllegalStateException e) {
+                throw broken(key, d, w, e);
             }
             if (got < n) {
                 throw w.fired() ? failures.bodyTimeout(key, d, null) : failures.bodyEnded(key, got, n);
@@ -130,8 +140,8 @@ final class S3Bodies {
                     into.put(got, slice, 0, k);
                     got += k;
                 }
-            } catch (IOException e) {
-                throw w.fired() ? failures.bodyTimeout(key, d, e) : failures.bodyFailure(key, e);
+            } catch (IOException | IllegalStateException e) {
+                throw broken(key, d, w, e);
             }
             if (got < n) {
                 throw w.fired() ? failures.bodyTimeout(key, d, null) : failures.bodyEnded(key, got, n);
@@ -145,8 +155,8 @@ final class S3Bodies {
             byte[] data;
             try {
                 data = in.readNBytes((int) Math.min(cap, MAX_ARRAY));
-            } catch (IOException e) {
-                throw w.fired() ? failures.bodyTimeout(key, d, e) : failures.bodyFailure(key, e);
+            } catch (IOException | IllegalStateException e) {
+                throw broken(key, d, w, e);
             }
             if (w.fired()) {
                 // an aborted body of unknown length may look like its end
