@@ -5,13 +5,16 @@ import io.nczarr.http.ReadPreconditions;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLSocket;
+import org.apache.hc.core5.http.protocol.HttpContext;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -24,15 +27,15 @@ import software.amazon.awssdk.http.SdkHttpFullRequest;
 import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.SdkHttpResponse;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 /**
- * GetObject without the SDK's request pipeline: the request is signed with the SDK's own SigV4
+ * GetObject, HeadObject and ListObjectsV2 without the SDK's request pipeline (and without building its client): the request is signed with the SDK's own SigV4
  * signer and sent on the same kind of pooled Apache 5 connection, and the answer is handed back
- * in the SDK's types ({@link ResponseInputStream} of a {@link GetObjectResponse}, {@link S3Exception}
+ * as an {@link S3Answer} (errors as the SDK's {@link S3Exception}
  * with status and error code), so {@link S3Bucket} reads, checks and classifies it exactly as an SDK
  * answer. What it skips is per-request work a GET does not need (endpoint rules, interceptors,
  * metrics, checksum stages, response unmarshalling): it cost about twice the CPU per GET.
@@ -89,7 +92,17 @@ final class DirectGets implements Closeable {
             }
             endpoint = URI.create("https://s3." + r + ".amazonaws.com");
         }
-        return new DirectGets(S3ClientFactory.httpClient(spec).build(), spec, endpoint, pathStyle);
+        Apache5HttpClient.Builder http = S3ClientFactory.httpClient(spec);
+        if ("http".equalsIgnoreCase(endpoint.getScheme())) {
+            // requests go to this endpoint only: no TLS context (the trust store read) for a plain-http server
+            http.tlsSocketStrategy(DirectGets::noTls);
+        }
+        return new DirectGets(http.build(), spec, endpoint, pathStyle);
+    }
+
+    private static SSLSocket noTls(Socket socket, String target, int port, Object attachment, HttpContext context)
+            throws SSLException {
+        throw new SSLException("no TLS to " + target + ": the S3 endpoint is plain http");
     }
 
     /**
@@ -101,13 +114,12 @@ final class DirectGets implements Closeable {
      * @param range a {@code Range} header value, or {@code null} for the whole object
      * @throws WrongRegion when AWS redirects the bucket to another region
      */
-    ResponseInputStream<GetObjectResponse> get(String bucket, String key, String range, Deadline d) {
+    S3Answer get(String bucket, String key, String range, Deadline d) {
         return get(bucket, key, range, ReadPreconditions.NONE, d);
     }
 
     /** As above, with {@code If-Match} / {@code If-Unmodified-Since} from {@code pre}. */
-    ResponseInputStream<GetObjectResponse> get(
-            String bucket, String key, String range, ReadPreconditions pre, Deadline d) {
+    S3Answer get(String bucket, String key, String range, ReadPreconditions pre, Deadline d) {
         SdkHttpFullRequest.Builder b =
                 SdkHttpFullRequest.builder().method(SdkHttpMethod.GET).uri(objectUri(bucket, key));
         if (range != null) {
@@ -119,6 +131,74 @@ final class DirectGets implements Closeable {
         if (pre.ifUnmodifiedSince() != null) {
             b.putHeader("If-Unmodified-Since", pre.ifUnmodifiedSinceHeader());
         }
+        HttpExecuteResponse response = send(b, d);
+        SdkHttpResponse head = response.httpResponse();
+        return new S3Answer(
+                body(response),
+                head.firstMatchingHeader("Content-Length")
+                        .map(DirectGets::parseLength)
+                        .orElse(null),
+                head.firstMatchingHeader("Content-Range").orElse(null),
+                head.firstMatchingHeader("ETag").orElse(null),
+                null,
+                head.firstMatchingHeader("Last-Modified").orElse(null));
+    }
+
+    /** One HEAD: the object's Content-Length (null when the answer has none). */
+    Long head(String bucket, String key, Deadline d) {
+        HttpExecuteResponse response =
+                send(SdkHttpFullRequest.builder().method(SdkHttpMethod.HEAD).uri(objectUri(bucket, key)), d);
+        S3Bodies.release(body(response), true);
+        return response.httpResponse()
+                .firstMatchingHeader("Content-Length")
+                .map(DirectGets::parseLength)
+                .orElse(null);
+    }
+
+    /**
+     * One page of ListObjectsV2 with delimiter {@code /} ({@code token}: the previous page's continuation
+     * token, or {@code null}); an answer over {@link ListPages#MAX_PAGE_BYTES}
+     * or one that is not a ListBucketResult is an {@link SdkClientException}.
+     */
+    ListPages list(String bucket, String prefix, String token, Deadline d) {
+        SdkHttpFullRequest.Builder b = SdkHttpFullRequest.builder()
+                .method(SdkHttpMethod.GET)
+                .uri(bucketUri(bucket))
+                .putRawQueryParameter("list-type", "2")
+                .putRawQueryParameter("delimiter", "/")
+                .putRawQueryParameter("prefix", prefix);
+        if (token != null) {
+            b.putRawQueryParameter("continuation-token", token);
+        }
+        AbortableInputStream body = body(send(b, d));
+        boolean complete = false;
+        // within the attempt's deadline, as every body is read
+        try (BodyWatchdog.Watch w = BodyWatchdog.watch(body, d)) {
+            byte[] page = body.readNBytes(ListPages.MAX_PAGE_BYTES + 1);
+            if (w.fired()) {
+                throw ApiCallAttemptTimeoutException.create(d.givenMillis());
+            }
+            if (page.length > ListPages.MAX_PAGE_BYTES) {
+                throw SdkClientException.create("the LIST answer is over " + ListPages.MAX_PAGE_BYTES
+                        + " bytes, more than any page of 1000 names");
+            }
+            complete = true;
+            return ListPages.parse(page);
+        } catch (IOException e) {
+            throw SdkClientException.builder()
+                    .message("Unable to read the LIST answer: " + e.getMessage())
+                    .cause(e)
+                    .build();
+        } finally {
+            S3Bodies.release(body, complete);
+        }
+    }
+
+    /**
+     * Signs and sends a request and returns once the headers are in, with a 200 or 206; any other status is
+     * thrown as {@link #failure}.
+     */
+    private HttpExecuteResponse send(SdkHttpFullRequest.Builder b, Deadline d) {
         SdkHttpRequest request = sign(b.build());
         ExecutableHttpRequest call = http.prepareRequest(
                 HttpExecuteRequest.builder().request(request).build());
@@ -136,29 +216,15 @@ final class DirectGets implements Closeable {
                         .build();
             }
         }
-        SdkHttpResponse head = response.httpResponse();
-        AbortableInputStream body =
-                response.responseBody().orElseGet(() -> AbortableInputStream.create(InputStream.nullInputStream()));
-        int status = head.statusCode();
+        int status = response.httpResponse().statusCode();
         if (status == 200 || status == 206) {
-            GetObjectResponse.Builder r = GetObjectResponse.builder();
-            head.firstMatchingHeader("Content-Length").ifPresent(v -> r.contentLength(parseLength(v)));
-            head.firstMatchingHeader("Content-Range").ifPresent(r::contentRange);
-            head.firstMatchingHeader("ETag").ifPresent(r::eTag);
-            head.firstMatchingHeader("Last-Modified").ifPresent(v -> r.lastModified(httpDate(v)));
-            return new ResponseInputStream<>(r.build(), body);
+            return response;
         }
-        throw failure(head, body, d);
+        throw failure(response.httpResponse(), body(response), d);
     }
 
-    /** An RFC 1123 date, or null when malformed (the time is then unknown). */
-    private static java.time.Instant httpDate(String v) {
-        try {
-            return java.time.ZonedDateTime.parse(v, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
-                    .toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            return null;
-        }
+    private static AbortableInputStream body(HttpExecuteResponse response) {
+        return response.responseBody().orElseGet(() -> AbortableInputStream.create(InputStream.nullInputStream()));
     }
 
     private SdkHttpRequest sign(SdkHttpRequest request) {
@@ -177,15 +243,25 @@ final class DirectGets implements Closeable {
 
     /** Virtual-hosted for AWS buckets whose names are host names, else path style, as the SDK addresses them. */
     URI objectUri(String bucket, String key) {
-        String path = SdkHttpUtils.urlEncodeIgnoreSlashes(key);
+        return uri(bucket, "/" + SdkHttpUtils.urlEncodeIgnoreSlashes(key));
+    }
+
+    /** The bucket itself (for LIST): {@code /bucket} in path style, {@code /} on the bucket's host. */
+    URI bucketUri(String bucket) {
+        return uri(bucket, "");
+    }
+
+    private URI uri(String bucket, String keyPath) {
         String host = endpoint.getHost();
+        String path;
         if (!pathStyle && DNS_BUCKET.matcher(bucket).matches()) {
             host = bucket + "." + host;
+            path = keyPath.isEmpty() ? "/" : keyPath;
         } else {
-            path = SdkHttpUtils.urlEncode(bucket) + "/" + path;
+            path = "/" + SdkHttpUtils.urlEncode(bucket) + keyPath;
         }
         String port = endpoint.getPort() < 0 ? "" : ":" + endpoint.getPort();
-        return URI.create(endpoint.getScheme() + "://" + host + port + "/" + path);
+        return URI.create(endpoint.getScheme() + "://" + host + port + path);
     }
 
     private static Long parseLength(String v) {

@@ -4,9 +4,9 @@ import io.nczarr.error.StoreException;
 import io.nczarr.http.ContentRange;
 import io.nczarr.http.Deadline;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
-import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.http.Abortable;
 
 /**
  * The body of one GET answer: the length its headers state ({@code Content-Range} and
@@ -28,7 +28,7 @@ final class S3Bodies {
     }
 
     /** The bytes a whole-object answer must hold ({@code -1}: the server did not say); refuses one over the limit. */
-    long wholeLength(String key, GetObjectResponse r, long maxBytes) throws StoreException {
+    long wholeLength(String key, S3Answer r, long maxBytes) throws StoreException {
         ContentRange range = contentRange(key, r);
         long length;
         if (range != null) {
@@ -61,7 +61,7 @@ final class S3Bodies {
      * The length of an answer without Content-Range (the server sent the whole object): usable only when
      * its Content-Length is known and no more than was asked for.
      */
-    long wholeObjectAnswer(String key, GetObjectResponse r, long asked, String what) throws StoreException {
+    long wholeObjectAnswer(String key, S3Answer r, long asked, String what) throws StoreException {
         Long n = r.contentLength();
         if (n == null || n > asked) {
             throw failures.malformed(
@@ -72,7 +72,7 @@ final class S3Bodies {
     }
 
     /** The response's Content-Range, {@code null} without one; a malformed one is an error. */
-    ContentRange contentRange(String key, GetObjectResponse r) throws StoreException {
+    ContentRange contentRange(String key, S3Answer r) throws StoreException {
         String header = r.contentRange();
         ContentRange range = ContentRange.parse(header)
                 .filter(c -> c.last() >= c.first() && (!c.totalKnown() || c.last() < c.total()))
@@ -84,7 +84,7 @@ final class S3Bodies {
     }
 
     /** A Content-Length other than the bytes the range says: the transfer is broken (retryable). */
-    void checkContentLength(String key, GetObjectResponse r, long length) throws StoreException {
+    void checkContentLength(String key, S3Answer r, long length) throws StoreException {
         Long declared = r.contentLength();
         if (declared != null && length >= 0 && declared != length) {
             throw new StoreException(
@@ -108,7 +108,7 @@ final class S3Bodies {
     }
 
     /** Reads exactly {@code n} bytes of the body by the attempt's deadline. */
-    void readBody(String key, ResponseInputStream<?> in, byte[] buf, int off, int n, Deadline d) throws IOException {
+    void readBody(String key, S3Answer in, byte[] buf, int off, int n, Deadline d) throws IOException {
         try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
             int got;
             try {
@@ -123,7 +123,7 @@ final class S3Bodies {
     }
 
     /** Reads exactly {@code n} bytes of the body into {@code into} from its start, by the attempt's deadline. */
-    void readBody(String key, ResponseInputStream<?> in, ByteBuffer into, int n, Deadline d) throws IOException {
+    void readBody(String key, S3Answer in, ByteBuffer into, int n, Deadline d) throws IOException {
         if (into.hasArray()) {
             readBody(key, in, into.array(), into.arrayOffset(), n, d);
             return;
@@ -150,7 +150,7 @@ final class S3Bodies {
     }
 
     /** Reads the body to its end (a length the server did not state), at most {@code cap} bytes. */
-    byte[] readToEnd(String key, ResponseInputStream<?> in, long cap, Deadline d) throws IOException {
+    byte[] readToEnd(String key, S3Answer in, long cap, Deadline d) throws IOException {
         try (BodyWatchdog.Watch w = BodyWatchdog.watch(in, d)) {
             byte[] data;
             try {
@@ -167,7 +167,7 @@ final class S3Bodies {
     }
 
     /** Closes a response; one not read to its end is aborted first, so that closing does not drain it. */
-    static void release(ResponseInputStream<?> in, boolean complete) {
+    static <T extends InputStream & Abortable> void release(T in, boolean complete) {
         try {
             if (!complete) {
                 in.abort();

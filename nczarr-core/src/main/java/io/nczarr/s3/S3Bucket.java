@@ -16,13 +16,9 @@ import java.util.TreeSet;
 import java.util.function.IntFunction;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Read access to the objects of one bucket through a pooled client, in S3 terms: GET of a
@@ -46,7 +42,6 @@ public final class S3Bucket implements Closeable {
 
     private final S3Settings settings;
     private final S3ClientPool.Lease lease;
-    private final S3Client client;
     private final RetryPolicy retries;
     private final S3Failures failures;
     private final S3Gets gets;
@@ -54,11 +49,13 @@ public final class S3Bucket implements Closeable {
     private S3Bucket(S3Settings settings, S3ClientPool.Lease lease) {
         this.settings = settings;
         this.lease = lease;
-        this.client = lease.client();
         this.retries = settings.tuning().retryPolicy();
         this.failures = new S3Failures(settings);
         this.gets = new S3Gets(
-                settings.location().bucket(), client, settings.tuning().sdkGets() ? null : lease.direct(), failures);
+                settings.location().bucket(),
+                lease::client,
+                settings.tuning().sdkGets() ? null : lease.direct(),
+                failures);
     }
 
     /** Opens the bucket of {@code settings.location()} with a client from {@code pool}. No request is made. */
@@ -197,25 +194,29 @@ public final class S3Bucket implements Closeable {
      */
     public List<String> list(String prefix) throws IOException {
         TreeSet<String> names = new TreeSet<>();
+        String previous = null;
         String token = null;
         do {
             String from = token;
-            ListObjectsV2Response r = retries.run("S3 LIST", url(prefix), d -> listOnce(prefix, from, d));
-            for (S3Object o : r.contents()) {
-                String n = o.key().substring(Math.min(prefix.length(), o.key().length()));
+            if (from != null && from.equals(previous)) {
+                throw failures.malformed(prefix, "LIST gave the same continuation token twice");
+            }
+            previous = from;
+            ListPages r = retries.run("S3 LIST", url(prefix), d -> listOnce(prefix, from, d));
+            for (String key : r.keys()) {
+                String n = key.substring(Math.min(prefix.length(), key.length()));
                 if (!n.isEmpty()) {
                     names.add(n);
                 }
             }
-            for (CommonPrefix p : r.commonPrefixes()) {
-                String n = p.prefix()
-                        .substring(Math.min(prefix.length(), p.prefix().length()));
+            for (String p : r.prefixes()) {
+                String n = p.substring(Math.min(prefix.length(), p.length()));
                 n = S3Location.trimSlashes(n);
                 if (!n.isEmpty()) {
                     names.add(n);
                 }
             }
-            token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            token = r.truncated() ? r.nextToken() : null;
         } while (token != null);
         return new ArrayList<>(names);
     }
@@ -224,12 +225,26 @@ public final class S3Bucket implements Closeable {
 
     private long headOnce(String key, Deadline d) throws IOException {
         try {
-            Long n = client.headObject(HeadObjectRequest.builder()
-                            .bucket(bucket())
-                            .key(key)
-                            .overrideConfiguration(S3Gets.timeouts(d))
-                            .build())
-                    .contentLength();
+            Long n = null;
+            boolean sent = false;
+            DirectGets direct = gets.direct();
+            if (direct != null) {
+                try {
+                    n = direct.head(bucket(), key, d);
+                    sent = true;
+                } catch (DirectGets.WrongRegion e) {
+                    gets.wrongRegion();
+                }
+            }
+            if (!sent) {
+                n = lease.client()
+                        .headObject(HeadObjectRequest.builder()
+                                .bucket(bucket())
+                                .key(key)
+                                .overrideConfiguration(S3Gets.timeouts(d))
+                                .build())
+                        .contentLength();
+            }
             if (n == null) {
                 throw failures.malformed(key, "HEAD gave no Content-Length");
             }
@@ -246,17 +261,25 @@ public final class S3Bucket implements Closeable {
         }
     }
 
-    private ListObjectsV2Response listOnce(String prefix, String token, Deadline d) throws IOException {
-        ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder()
-                .bucket(bucket())
-                .prefix(prefix)
-                .delimiter("/")
-                .overrideConfiguration(S3Gets.timeouts(d));
-        if (token != null) {
-            rb.continuationToken(token);
-        }
+    private ListPages listOnce(String prefix, String token, Deadline d) throws IOException {
         try {
-            return client.listObjectsV2(rb.build());
+            DirectGets direct = gets.direct();
+            if (direct != null) {
+                try {
+                    return direct.list(bucket(), prefix, token, d);
+                } catch (DirectGets.WrongRegion e) {
+                    gets.wrongRegion();
+                }
+            }
+            ListObjectsV2Request.Builder rb = ListObjectsV2Request.builder()
+                    .bucket(bucket())
+                    .prefix(prefix)
+                    .delimiter("/")
+                    .overrideConfiguration(S3Gets.timeouts(d));
+            if (token != null) {
+                rb.continuationToken(token);
+            }
+            return ListPages.of(lease.client().listObjectsV2(rb.build()));
         } catch (AbortedException e) {
             throw failures.interrupted(prefix, e);
         } catch (SdkException e) {

@@ -9,13 +9,12 @@ import io.nczarr.s3.S3Failures.RangeNotSatisfiable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
-import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.AbortedException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -27,13 +26,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 final class S3Gets {
 
     private final String bucket;
-    private final S3Client client;
+    private final Supplier<S3Client> client;
     private final S3Failures failures;
     private final S3Bodies bodies;
     /** GETs past the SDK's pipeline; {@code null} once AWS said the bucket is elsewhere, or where only the SDK can go. */
     private volatile DirectGets direct;
 
-    S3Gets(String bucket, S3Client client, DirectGets direct, S3Failures failures) {
+    S3Gets(String bucket, Supplier<S3Client> client, DirectGets direct, S3Failures failures) {
         this.bucket = bucket;
         this.client = client;
         this.direct = direct;
@@ -44,6 +43,16 @@ final class S3Gets {
     /** Whether GETs go straight to the HTTP client (rather than through the SDK's pipeline). */
     boolean sendsDirectly() {
         return direct != null;
+    }
+
+    /** The direct requests while they may be used, else {@code null}: the SDK's client is then the way. */
+    DirectGets direct() {
+        return direct;
+    }
+
+    /** AWS said the bucket lives in another region: from now on every request goes through the SDK's client. */
+    void wrongRegion() {
+        direct = null; // the SDK's client follows AWS's redirects
     }
 
     /** The SDK's own time-outs for one attempt: what is left of its deadline (the SDK makes one attempt). */
@@ -61,7 +70,7 @@ final class S3Gets {
      */
     ByteBuffer getOnce(String key, long maxBytes, IntFunction<ByteBuffer> buffers, Deadline d) throws IOException {
         try {
-            ResponseInputStream<GetObjectResponse> in;
+            S3Answer in;
             try {
                 in = open(key, "bytes=0-" + Math.min(maxBytes, Long.MAX_VALUE - 1), d);
             } catch (RangeNotSatisfiable e) {
@@ -76,16 +85,11 @@ final class S3Gets {
         }
     }
 
-    private ByteBuffer readWhole(
-            String key,
-            ResponseInputStream<GetObjectResponse> in,
-            long maxBytes,
-            IntFunction<ByteBuffer> buffers,
-            Deadline d)
+    private ByteBuffer readWhole(String key, S3Answer in, long maxBytes, IntFunction<ByteBuffer> buffers, Deadline d)
             throws IOException {
         boolean complete = false;
         try {
-            long length = bodies.wholeLength(key, in.response(), maxBytes);
+            long length = bodies.wholeLength(key, in, maxBytes);
             byte[] data;
             if (length >= 0) {
                 // the one copy of the body: straight into the buffer the value is decoded from
@@ -111,7 +115,7 @@ final class S3Gets {
     /** One {@code Range: bytes=-length} GET; the answer must be the object's last bytes, whole. */
     byte[] suffixOnce(String key, int length, Deadline d) throws IOException {
         try {
-            ResponseInputStream<GetObjectResponse> in;
+            S3Answer in;
             try {
                 in = open(key, "bytes=-" + length, d);
             } catch (RangeNotSatisfiable e) {
@@ -119,7 +123,7 @@ final class S3Gets {
             }
             boolean complete = false;
             try {
-                GetObjectResponse r = in.response();
+                S3Answer r = in;
                 ContentRange range = bodies.contentRange(key, r);
                 long n;
                 if (range != null) {
@@ -159,15 +163,15 @@ final class S3Gets {
     Ranged rangeOnce(String key, long offset, int len, byte[] buf, int off, ReadPreconditions pre, Deadline d)
             throws IOException {
         try {
-            ResponseInputStream<GetObjectResponse> in;
+            S3Answer in;
             try {
                 in = open(key, "bytes=" + offset + "-" + (offset + len - 1), pre, d);
             } catch (RangeNotSatisfiable e) {
-                return new Ranged(-1, -1, null, null, 0);
+                return new Ranged(-1, -1, null, null, null);
             }
             boolean complete = false;
             try {
-                GetObjectResponse r = in.response();
+                S3Answer r = in;
                 ContentRange range = bodies.contentRange(key, r);
                 long length;
                 long total;
@@ -195,12 +199,7 @@ final class S3Gets {
                 int at = buf != null ? off : 0;
                 bodies.readBody(key, in, into, at, (int) length, d);
                 complete = true;
-                return new Ranged(
-                        length == 0 ? -1 : (int) length,
-                        total,
-                        buf != null ? null : into,
-                        r.eTag(),
-                        r.lastModified() == null ? 0 : r.lastModified().toEpochMilli());
+                return new Ranged(length == 0 ? -1 : (int) length, total, buf != null ? null : into, r.eTag(), r);
             } finally {
                 S3Bodies.release(in, complete);
             }
@@ -213,27 +212,33 @@ final class S3Gets {
 
     /**
      * What {@link #rangeOnce} read; {@code data} only when it made the array; the answer's {@code ETag} (or
-     * null) and {@code Last-Modified} in ms (or 0).
+     * null) and its headers (or null), for {@link #lastModified()}.
      */
-    record Ranged(int bytes, long objectLength, byte[] data, String eTag, long lastModified) {}
+    record Ranged(int bytes, long objectLength, byte[] data, String eTag, S3Answer answer) {
+        /** The answer's {@code Last-Modified} in ms (or 0), parsed on this call: only byte-range sources ask. */
+        long lastModified() {
+            return answer == null || answer.lastModified() == null
+                    ? 0
+                    : answer.lastModified().toEpochMilli();
+        }
+    }
 
     /**
      * Sends a GET ({@code range}: a {@code Range} header value, {@code null} for the whole object) and returns
      * once the headers are in; a 404 is {@link NoSuchObject}, a 416 {@link RangeNotSatisfiable}.
      */
-    private ResponseInputStream<GetObjectResponse> open(String key, String range, Deadline d) throws IOException {
+    private S3Answer open(String key, String range, Deadline d) throws IOException {
         return open(key, range, ReadPreconditions.NONE, d);
     }
 
-    private ResponseInputStream<GetObjectResponse> open(String key, String range, ReadPreconditions pre, Deadline d)
-            throws IOException {
+    private S3Answer open(String key, String range, ReadPreconditions pre, Deadline d) throws IOException {
         try {
             DirectGets g = direct;
             if (g != null) {
                 try {
                     return g.get(bucket, key, range, pre, d);
                 } catch (DirectGets.WrongRegion e) {
-                    direct = null; // the SDK's client follows AWS's redirects
+                    wrongRegion();
                 }
             }
             GetObjectRequest.Builder b =
@@ -247,7 +252,7 @@ final class S3Gets {
             if (pre.ifUnmodifiedSince() != null) {
                 b.ifUnmodifiedSince(pre.ifUnmodifiedSince());
             }
-            return client.getObject(b.build());
+            return S3Answer.of(client.get().getObject(b.build()));
         } catch (S3Exception e) {
             if (S3Failures.isMissingObject(e)) {
                 throw failures.noSuchObject(key);
