@@ -41,7 +41,7 @@ class AutumnConformanceTest {
     static void serve() throws IOException {
         http = RangeHttpServer.start();
         for (Corpus.Entry e : all()) {
-            http.putTree("/autumn/" + e.name(), served(e));
+            http.putTree(httpPath(e), served(e));
         }
     }
 
@@ -82,6 +82,11 @@ class AutumnConformanceTest {
         return references(e) ? "/" + e.path().getFileName() : "";
     }
 
+    /** Where the entry is served over HTTP: below its name, under its own folder name (which names a lone array). */
+    static String httpPath(Corpus.Entry e) {
+        return "/autumn/" + e.name() + "/" + served(e).getFileName();
+    }
+
     static boolean references(Corpus.Entry e) {
         return e.category().equals("references");
     }
@@ -99,7 +104,7 @@ class AutumnConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("entries")
     void http(Corpus.Entry e) throws Exception {
-        String url = http.url("/autumn/" + e.name() + below(e)) + e.fragment().replace(",file", "");
+        String url = http.url(httpPath(e) + below(e)) + e.fragment().replace(",file", "");
         ObjectNode m = S3CorpusConformanceTest.manifest(url, e.name());
         JsonNode refusal = plainHttp().get(e.name());
         if (refusal != null) {

@@ -290,7 +290,10 @@ public final class ChunkReader {
         if (var.array().isV3()) {
             return var.array().v3().chunkKey(var.key(), idx, var.array().shape().length);
         }
-        StringBuilder sb = new StringBuilder(var.key()).append('/');
+        StringBuilder sb = new StringBuilder(var.key());
+        if (!var.key().isEmpty()) {
+            sb.append('/'); // an empty key: the dataset is this one array
+        }
         if (var.array().shape().length == 0) {
             return sb.append('0').toString();
         }

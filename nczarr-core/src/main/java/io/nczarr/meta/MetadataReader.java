@@ -57,11 +57,12 @@ public final class MetadataReader {
         MetadataSource meta = ConsolidatedMetadata.open(store, objects).orElse(objects);
         Optional<ObjectNode> zgroup = meta.object(".zgroup");
         if (zgroup.isEmpty()) {
-            if (meta.object(".zarray").isPresent()) {
-                throw new MetadataException(
+            Optional<ObjectNode> zarray = meta.object(".zarray");
+            if (zarray.isPresent()) {
+                return new DatasetModel(
                         dataset,
-                        ".zarray",
-                        "the dataset root is a single array; only datasets with a root group (.zgroup) are supported");
+                        "Zarr v2",
+                        new ZarrReader(dataset, meta, xarrayDimensions).readLoneArray(zarray.get()));
             }
             throw new MetadataException(dataset, ".zgroup", "not a Zarr/NCZarr dataset: no .zgroup at the root");
         }

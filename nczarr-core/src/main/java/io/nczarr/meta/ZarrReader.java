@@ -44,7 +44,24 @@ final class ZarrReader {
     private final Map<String, Map<String, Dim>> pathDims = new LinkedHashMap<>();
 
     GroupModel read() throws IOException {
-        GroupModel root = withPathDims(readGroup("", "/", ""));
+        return rooted(withPathDims(readGroup("", "/", "")));
+    }
+
+    /** A root that is one array ({@code .zarray}): a root group with that variable, named by {@link LoneArray#name}. */
+    GroupModel readLoneArray(ObjectNode zarray) throws IOException {
+        String name = LoneArray.name(dataset);
+        String reason = UnreadableArrays.v2Reason(zarray, false);
+        List<VarModel> vars = new ArrayList<>();
+        if (reason != null) {
+            unreadable.add("/" + name, reason);
+        } else {
+            vars.add(readArray(name, "", zarray));
+        }
+        return rooted(new GroupModel("", "/", "", List.of(), List.of(), vars, List.of()));
+    }
+
+    /** The root with the dimensions found on the way and the list of unreadable arrays. */
+    private GroupModel rooted(GroupModel root) {
         List<Dim> dims = new ArrayList<>(rootDims.values());
         return new GroupModel(
                 root.name(),

@@ -75,16 +75,17 @@ final class ZarrV3Reader {
     /** Reads the hierarchy below the root node {@code root}. */
     GroupModel read(ObjectNode root) throws IOException {
         checkNode(root, "zarr.json");
-        if (!"group".equals(root.path("node_type").asText())) {
-            throw new MetadataException(
-                    dataset,
-                    "zarr.json",
-                    "the dataset root is a single array; only datasets with a root group are supported");
-        }
-        GroupModel g = readGroup("", "/", "", root);
+        GroupModel g = "group".equals(root.path("node_type").asText()) ? readGroup("", "/", "", root) : loneArray(root);
         List<Attr> attrs = unreadable.appendTo(g.attributes());
         List<Dim> dims = nczarr ? g.dimensions() : new ArrayList<>(rootDims.values());
         return new GroupModel(g.name(), g.path(), g.key(), dims, attrs, g.variables(), g.groups());
+    }
+
+    /** A root that is one array: a root group with that variable, named by {@link LoneArray#name}. */
+    private GroupModel loneArray(ObjectNode root) throws IOException {
+        String name = LoneArray.name(dataset);
+        VarModel v = readArray(name, "", "/" + name, root);
+        return new GroupModel("", "/", "", List.of(), List.of(), v == null ? List.of() : List.of(v), List.of());
     }
 
     /** zarr_format 3 and no extension this reader must understand. */

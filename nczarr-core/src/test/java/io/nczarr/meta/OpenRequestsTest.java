@@ -39,6 +39,7 @@ class OpenRequestsTest {
         s3.upload(v3.resolve("groups_consolidated.zarr"), BUCKET, "v3/groups_consolidated.zarr");
         s3.upload(Corpus.testDataDir().resolve("autumn-2026/gdal_v2.zarr"), BUCKET, "v2/consolidated.zarr");
         s3.upload(Corpus.testDataDir().resolve("sample.file"), BUCKET, "v2/sample.file");
+        s3.upload(Corpus.testDataDir().resolve("autumn-2026/tensorstore_v3.zarr"), BUCKET, "v3/ts.zarr");
         proxy = CountingProxy.start(s3.server.endpoint());
         options = NcZarrOptions.builder().build();
     }
@@ -122,6 +123,20 @@ class OpenRequestsTest {
         assertEquals(3, c.get(), c + " " + got);
         assertEquals(0, c.list() + c.head(), c.toString());
         assertTrue(got.containsAll(List.of("zarr.json", ".zmetadata", ".zgroup")), got.toString());
+    }
+
+    @Test
+    void aV3ArrayOpenedByItsPathIsOneRoundTripWithoutAList() throws IOException {
+        GroupModel root = open("v3/ts.zarr/sharded", "zarr,s3");
+        assertEquals(
+                List.of("sharded"), root.variables().stream().map(v -> v.name()).toList());
+        CountingProxy.Counts c = proxy.counts();
+        List<String> got = objects("v3/ts.zarr/sharded");
+        assertEquals(
+                List.of(".zgroup", ".zmetadata", "zarr.json"),
+                got.stream().sorted().toList(),
+                c.toString());
+        assertEquals(0, c.list() + c.head(), c.toString());
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nczarr.chunk.ChunkReader;
 import io.nczarr.codec.CodecRegistry;
-import io.nczarr.error.MetadataException;
 import io.nczarr.error.UnsupportedFeatureException;
 import io.nczarr.model.Attr;
 import io.nczarr.model.DatasetModel;
@@ -85,11 +84,47 @@ class ZarrV3ReaderTest {
     }
 
     @Test
-    void aRootArrayIsRefusedClearly() {
-        MemoryStore s =
-                MemoryStore.builder("mem:v3").put("zarr.json", array("")).build();
-        MetadataException e = assertThrows(MetadataException.class, () -> read(s));
-        assertTrue(e.getMessage().contains("single array"), e.getMessage());
+    void aRootArrayIsARootGroupWithThatVariable() throws IOException {
+        MemoryStore s = MemoryStore.builder("file:///data/cube.zarr/temp%20K")
+                .put("zarr.json", array(""))
+                .put("c/0", new byte[] {0, 1, (byte) 0xff, (byte) 0xfe})
+                .build();
+        DatasetModel m = read(s);
+        assertEquals(1, m.root().variables().size());
+        VarModel v = m.root().variables().get(0);
+        assertEquals("temp K", v.name());
+        assertEquals(List.of("/x"), v.dimensions());
+        short[] data = (short[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new short[] {1, -2, -7, -7}, data);
+    }
+
+    @Test
+    void aRootArrayIsNamedAfterTheLastSegmentOfTheLocation() {
+        assertEquals("field", LoneArray.name("http://127.0.0.1:9/bucket/v3.zarr/field"));
+        assertEquals("field", LoneArray.name("s3://bucket/v3.zarr/field/#mode=zarr,s3"));
+        assertEquals("a+b", LoneArray.name("file:///x/a+b"));
+        assertEquals("array", LoneArray.name("mem:v3"));
+        assertEquals("array", LoneArray.name("http://host/"));
+    }
+
+    @Test
+    void aV2RootArrayIsARootGroupWithThatVariable() throws IOException {
+        String zarray = "{\"zarr_format\":2,\"shape\":[4],\"chunks\":[2],\"dtype\":\"<i2\",\"compressor\":null,"
+                + "\"fill_value\":-7,\"filters\":null,\"order\":\"C\"}";
+        MemoryStore s = MemoryStore.builder("file:///data/x.zarr/v")
+                .put(".zarray", zarray)
+                .put(".zattrs", "{\"_ARRAY_DIMENSIONS\":[\"x\"],\"units\":\"m\"}")
+                .put("0", new byte[] {1, 0, (byte) 0xfe, (byte) 0xff})
+                .build();
+        DatasetModel m = read(s);
+        assertEquals("Zarr v2", m.conventions());
+        VarModel v = m.root().variables().get(0);
+        assertEquals("v", v.name());
+        assertEquals(List.of("/x"), v.dimensions());
+        assertEquals(
+                List.of("x"), m.root().dimensions().stream().map(d -> d.name()).toList());
+        short[] data = (short[]) new ChunkReader(s, v, CodecRegistry.builtIns(), null).readAll();
+        assertArrayEquals(new short[] {1, -2, -7, -7}, data);
     }
 
     @Test
