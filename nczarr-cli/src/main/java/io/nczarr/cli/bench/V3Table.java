@@ -54,7 +54,8 @@ final class V3Table {
         System.out.printf(
                 Locale.ROOT,
                 "Best read of %d (local) / %d (S3) after a warm-up, fresh open each run; S3 = loopback S3 server,"
-                        + " anonymous, %d ms added per request; whole-read MB/s in parentheses (10^6 bytes decoded);"
+                        + " anonymous, %d ms added per request, every reader opening the array by its path (…/field);"
+                        + " whole-read MB/s in parentheses (10^6 bytes decoded);"
                         + " ratio = their time ÷ ours (> 1: ours faster).%n%n",
                 iters,
                 s3Iters,
