@@ -67,8 +67,10 @@ final class BloscBlocks {
     void decode(int nblocks, long blocksize, long nbytes) throws CodecException {
         int maxBlock = (int) Math.min(blocksize, nbytes);
         byte[] tmp = byteShuffle || bitShuffle || sink != null ? buffer(BLOCK, maxBlock) : null;
-        // unshuffled into the sink's elements directly only when a row is one byte of each element
-        boolean fused = sink != null && byteShuffle && typesize == sink.itemSize();
+        // unshuffled into the sink's elements directly only when a row is one byte of each element and the
+        // Vector API assembles them: the scalar byte loop into the cached stage buffer plus a bulk copy is faster
+        // than a scalar loop that assembles and stores whole elements (2.9 vs 3.3 ms of CPU per 4 MB chunk)
+        boolean fused = sink != null && byteShuffle && typesize == sink.itemSize() && vector;
         byte[] stage = sink != null && (byteShuffle || bitShuffle) && !fused ? buffer(STAGE, maxBlock) : null;
         for (int j = 0; j < nblocks; j++) {
             int dstOff = (int) ((long) j * blocksize);
@@ -87,8 +89,8 @@ final class BloscBlocks {
             }
             int neblock = bsize / nsplits;
             boolean stored = streams(j, start, nsplits, neblock);
-            if (stored && byteShuffle && (sink == null || fused)) {
-                unshuffleStored(nsplits, bsize, dstOff);
+            if (stored && byteShuffle) {
+                unshuffleStored(nsplits, bsize, dstOff, fused, stage);
                 continue;
             }
             byte[] target = tmp != null ? tmp : out;
@@ -160,23 +162,28 @@ final class BloscBlocks {
     }
 
     /** A byte-shuffled block stored raw: unshuffled straight from the frame, no copy in between. */
-    private void unshuffleStored(int nsplits, int bsize, int dstOff) {
+    private void unshuffleStored(int nsplits, int bsize, int dstOff, boolean fused, byte[] stage) {
         int count = bsize / typesize;
         int[] rows = new int[typesize];
         for (int i = 0; i < typesize; i++) {
             // split: one stream per row; else the rows follow each other in the one stream
             rows[i] = nsplits == typesize ? streamAt[i] : streamAt[0] + i * count;
         }
-        if (sink != null) {
+        if (fused) {
             // typesize is the element size and blocks are whole elements: no bytes after the last element
             sink.unshuffle(count, in, rows, dstOff, vector);
             return;
         }
-        ByteUnshuffle.rows(typesize, count, in, rows, out, dstOff, vector);
+        byte[] to = sink != null ? stage : out;
+        int at = sink != null ? 0 : dstOff;
+        ByteUnshuffle.rows(typesize, count, in, rows, to, at, vector);
         int done = count * typesize;
         if (done < bsize) {
             // only an unsplit block has bytes after its whole elements
-            System.arraycopy(in, streamAt[0] + done, out, dstOff + done, bsize - done);
+            System.arraycopy(in, streamAt[0] + done, to, at + done, bsize - done);
+        }
+        if (sink != null) {
+            sink.put(stage, 0, dstOff, bsize);
         }
     }
 }

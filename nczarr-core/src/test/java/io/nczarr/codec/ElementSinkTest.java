@@ -78,21 +78,33 @@ class ElementSinkTest {
     }
 
     private static void assertArrayEqual(Object expected, Object got, String what) {
-        // bit patterns: a float array with NaNs compares by value otherwise
-        int n = Array.getLength(expected);
-        assertEquals(n, Array.getLength(got), what);
-        for (int i = 0; i < n; i++) {
-            Object e = Array.get(expected, i);
-            Object g = Array.get(got, i);
-            if (e instanceof Float f) {
-                assertEquals(Float.floatToRawIntBits(f), Float.floatToRawIntBits((Float) g), what + " [" + i + "]");
-            } else if (e instanceof Double d) {
-                assertEquals(
-                        Double.doubleToRawLongBits(d), Double.doubleToRawLongBits((Double) g), what + " [" + i + "]");
-            } else {
-                assertEquals(e, g, what + " [" + i + "]");
+        // raw bit patterns (a NaN's payload too), fast on chunks of megabytes
+        assertArrayEquals(bytesOf(expected), bytesOf(got), what);
+    }
+
+    /** The elements' bytes, little-endian. */
+    static byte[] bytesOf(Object a) {
+        int n = Array.getLength(a);
+        ByteBuffer b = ByteBuffer.allocate(n * itemSize(a.getClass())).order(ByteOrder.LITTLE_ENDIAN);
+        if (a instanceof byte[] x) {
+            b.put(x);
+        } else if (a instanceof short[] x) {
+            b.asShortBuffer().put(x);
+        } else if (a instanceof int[] x) {
+            b.asIntBuffer().put(x);
+        } else if (a instanceof float[] x) {
+            for (int i = 0; i < n; i++) {
+                b.putInt(4 * i, Float.floatToRawIntBits(x[i]));
+            }
+        } else if (a instanceof long[] x) {
+            b.asLongBuffer().put(x);
+        } else {
+            double[] x = (double[]) a;
+            for (int i = 0; i < n; i++) {
+                b.putLong(8 * i, Double.doubleToRawLongBits(x[i]));
             }
         }
+        return b.array();
     }
 
     @Test
