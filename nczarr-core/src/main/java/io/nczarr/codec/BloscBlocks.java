@@ -71,7 +71,10 @@ final class BloscBlocks {
         // Vector API assembles them: the scalar byte loop into the cached stage buffer plus a bulk copy is faster
         // than a scalar loop that assembles and stores whole elements (2.9 vs 3.3 ms of CPU per 4 MB chunk)
         boolean fused = sink != null && byteShuffle && typesize == sink.itemSize() && vector;
-        byte[] stage = sink != null && (byteShuffle || bitShuffle) && !fused ? buffer(STAGE, maxBlock) : null;
+        // with the Vector API, a bit unshuffle is a bit transpose into byte rows, then the byte unshuffle
+        boolean byRows = bitShuffle && vector && (sink == null || typesize == sink.itemSize());
+        byte[] stage =
+                (sink != null && (byteShuffle || bitShuffle) && !fused) || byRows ? buffer(STAGE, maxBlock) : null;
         for (int j = 0; j < nblocks; j++) {
             int dstOff = (int) ((long) j * blocksize);
             int bsize = (int) Math.min(blocksize, nbytes - dstOff);
@@ -109,12 +112,44 @@ final class BloscBlocks {
                     }
                 }
             }
-            if (sink != null) {
+            if (byRows) {
+                bitUnshuffleByRows(tmp, stage, bsize, dstOff);
+            } else if (sink != null) {
                 toSink(tmp, stage, bsize, dstOff, fused);
             } else if (byteShuffle) {
                 ByteUnshuffle.unshuffle(typesize, bsize, tmp, 0, out, dstOff, vector);
             } else if (bitShuffle) {
                 BitUnshuffle.bitunshuffle(version, typesize, bsize, tmp, out, dstOff);
+            }
+        }
+    }
+
+    /**
+     * The bit unshuffle in two vector passes: the bit rows in {@code tmp} transposed into byte rows in {@code
+     * stage} ({@link VectorUnshuffle#bitRows}), then unshuffled into the output as byte-shuffled data is.
+     */
+    private void bitUnshuffleByRows(byte[] tmp, byte[] stage, int bsize, int dstOff) {
+        int elems = BitUnshuffle.shuffledElements(version, typesize, bsize);
+        int done = elems * typesize;
+        if (elems > 0) {
+            int groups = VectorUnshuffle.bitRows(typesize, elems / 8, tmp, stage);
+            BitUnshuffle.toByteRows(typesize, elems, tmp, stage, groups);
+            int[] rows = new int[typesize];
+            for (int i = 0; i < typesize; i++) {
+                rows[i] = i * elems;
+            }
+            if (sink != null) {
+                sink.unshuffle(elems, stage, rows, dstOff, true);
+            } else {
+                ByteUnshuffle.rows(typesize, elems, stage, rows, out, dstOff, true);
+            }
+        }
+        if (done < bsize) {
+            // the elements after the last group of 8 (or a whole block c-blosc left unshuffled) as they are
+            if (sink != null) {
+                sink.put(tmp, done, dstOff + done, bsize - done);
+            } else {
+                System.arraycopy(tmp, done, out, dstOff + done, bsize - done);
             }
         }
     }
