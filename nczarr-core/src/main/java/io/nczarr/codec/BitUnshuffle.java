@@ -63,10 +63,11 @@ final class BitUnshuffle {
     }
 
     /**
-     * The bit unshuffle's first pass, for the vector path: the {@code 8 * ts} bit rows of {@code elems}
-     * (a multiple of 8) elements in {@code src} become {@code ts} byte rows in {@code dst} (row {@code i} holds
-     * byte {@code i} of every element, the byte shuffle's layout), from group {@code fromGroup} of 8 elements on
-     * (the groups before are done by {@link VectorUnshuffle#bitRows}).
+     * The bit unshuffle's first pass ({@link BloscBlocks}): the {@code 8 * ts} bit rows of {@code elems} (a
+     * multiple of 8) elements in {@code src} become {@code ts} byte rows in {@code dst} (row {@code i} holds byte
+     * {@code i} of every element, the byte shuffle's layout), from group {@code fromGroup} of 8 elements on. Each
+     * transposed 8x8 bit block is 8 adjacent bytes of one row (in one pass to the elements they are 8 bytes
+     * {@code ts} apart, which was slower).
      */
     static void toByteRows(int ts, int elems, byte[] src, byte[] dst, int fromGroup) {
         int rowBytes = elems / 8;

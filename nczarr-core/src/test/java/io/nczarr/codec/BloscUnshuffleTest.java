@@ -40,8 +40,7 @@ class BloscUnshuffleTest {
             BitUnshuffle.bitunshuffle(3, ts, src.length, src, expected, 0);
             for (boolean vector : new boolean[] {false, true}) {
                 byte[] rows = new byte[src.length];
-                int groups = vector ? VectorUnshuffle.bitRows(ts, elems / 8, src, rows) : 0;
-                BitUnshuffle.toByteRows(ts, elems, src, rows, groups);
+                BitUnshuffle.toByteRows(ts, elems, src, rows, 0);
                 byte[] got = new byte[src.length];
                 ByteUnshuffle.unshuffle(ts, src.length, rows, 0, got, 0, vector);
                 assertArrayEquals(expected, got, "ts " + ts + " elems " + elems + " vector " + vector);

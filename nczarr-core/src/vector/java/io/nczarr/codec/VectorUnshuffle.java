@@ -51,6 +51,20 @@ final class VectorUnshuffle {
     }
 
     /**
+     * Whether {@link #rowsTo} assembles elements of {@code ts} bytes at this vector width (with 256-bit vectors
+     * not those of 8 bytes: widening a part of a byte vector was 2-3x slower than the scalar byte loop).
+     */
+    static boolean assembles(int ts) {
+        return switch (ts) {
+            case 1 -> true;
+            case 2 -> B16.length() == S16.length();
+            case 4 -> B32.length() == S32.length();
+            case 8 -> B64.length() == S64.length();
+            default -> false;
+        };
+    }
+
+    /**
      * The byte unshuffle into a typed array ({@link ElementSink}): elements assembled from the rows, {@code
      * lsb[0]} the row of the least significant byte, stored as numbers at {@code dst[e..)}; how many of the
      * first {@code count} were written (a multiple of the vector length).
@@ -100,49 +114,6 @@ final class VectorUnshuffle {
             return j;
         }
         return 0;
-    }
-
-    /**
-     * The first pass of the bit unshuffle ({@link BitUnshuffle#toByteRows}): {@code 8 * ts} bit rows of {@code
-     * rowBytes} bytes into {@code ts} byte rows of {@code 8 * rowBytes} bytes, per group of 8 elements one 8x8
-     * bit transpose in a long lane; answers how many groups of each row were done (a multiple of 8).
-     */
-    static int bitRows(int ts, int rowBytes, byte[] src, byte[] dst) {
-        int lanes = S64.length();
-        if (lanes > 8) {
-            return 0;
-        }
-        int parts = 8 / lanes;
-        int elems = 8 * rowBytes;
-        ByteVector[] bits = new ByteVector[8];
-        int q = 0;
-        for (int b = 0; b < ts; b++) {
-            int row0 = b * 8 * rowBytes;
-            for (q = 0; q + 8 <= rowBytes; q += 8) {
-                for (int bit = 0; bit < 8; bit++) {
-                    bits[bit] = ByteVector.fromArray(ByteVector.SPECIES_64, src, row0 + bit * rowBytes + q);
-                }
-                for (int p = 0; p < parts; p++) {
-                    LongVector x = ((LongVector) bits[0].convertShape(VectorOperators.B2L, S64, p)).and(0xFFL);
-                    for (int bit = 1; bit < 8; bit++) {
-                        LongVector v = (LongVector) bits[bit].convertShape(VectorOperators.B2L, S64, p);
-                        x = x.or(v.and(0xFFL).lanewise(VectorOperators.LSHL, 8 * bit));
-                    }
-                    transpose(x).intoByteArray(dst, b * elems + 8 * (q + p * lanes), ByteOrder.LITTLE_ENDIAN);
-                }
-            }
-        }
-        return q;
-    }
-
-    /** {@link BitUnshuffle#transpose8x8} per lane. */
-    private static LongVector transpose(LongVector x) {
-        LongVector t = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 7)).and(0x00AA00AA00AA00AAL);
-        x = x.lanewise(VectorOperators.XOR, t).lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 7));
-        t = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 14)).and(0x0000CCCC0000CCCCL);
-        x = x.lanewise(VectorOperators.XOR, t).lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 14));
-        t = x.lanewise(VectorOperators.XOR, x.lanewise(VectorOperators.LSHR, 28)).and(0x00000000F0F0F0F0L);
-        return x.lanewise(VectorOperators.XOR, t).lanewise(VectorOperators.XOR, t.lanewise(VectorOperators.LSHL, 28));
     }
 
     private static ShortVector s(byte[] src, int at) {
