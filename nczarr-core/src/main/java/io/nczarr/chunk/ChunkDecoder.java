@@ -4,6 +4,7 @@ import io.nczarr.codec.Codec;
 import io.nczarr.codec.CodecConfig;
 import io.nczarr.codec.CodecPipeline;
 import io.nczarr.codec.CodecRegistry;
+import io.nczarr.codec.ElementSink;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.error.ChunkException;
 import io.nczarr.error.CodecException;
@@ -17,6 +18,7 @@ import io.nczarr.store.Store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Decodes the stored chunks of one variable: builds its codec chain on first use (an unknown codec fails the
@@ -56,6 +58,41 @@ final class ChunkDecoder {
         limits.chunk()
                 .check(store.location(), key, var.name(), "one decoded chunk", ChunkReader.decodedChunkBytes(var));
         return ownChunk(key, pipeline().decodeToOwnBuffer(stored, (int) expected), expected);
+    }
+
+    /**
+     * Decodes a chunk of numbers stored in {@code data[0..length)} straight into a run of the result; {@code
+     * false}: not taken, nothing written ({@link CodecPipeline#decodeInto(byte[], int, ElementSink)}). The chunk
+     * limit is checked as for every decoded chunk.
+     */
+    boolean decodeInto(String key, byte[] data, int length, ElementSink sink) throws IOException {
+        limits.chunk()
+                .check(store.location(), key, var.name(), "one decoded chunk", ChunkReader.decodedChunkBytes(var));
+        if (!pipeline().decodeInto(data, length, sink)) {
+            return false;
+        }
+        DIRECT_DECODES.increment();
+        return true;
+    }
+
+    /** Chunks decoded straight into a result ({@link #decodeInto(String, byte[], int, ElementSink)}), for tests. */
+    static final LongAdder DIRECT_DECODES = new LongAdder();
+
+    /**
+     * The run of {@code dest} (a read's result) a chunk of numbers can be decoded into: the chunk lands there
+     * whole and contiguous ({@link ChunkPlan#wholeRun()}) and the result's elements are its stored ones; else
+     * {@code null} (decoded, then copied run by run).
+     */
+    static ElementSink sink(VarModel var, ChunkPlan chunk, Object dest) {
+        long at = var.element().layout() == ElementType.Layout.NUMERIC ? chunk.wholeRun() : -1;
+        return at < 0
+                ? null
+                : ElementSink.of(
+                        dest,
+                        (int) at,
+                        (int) chunk.elementCount(),
+                        var.element().itemSize(),
+                        var.element().order());
     }
 
     /** Numbers a codec decoded into its own buffer, checked against the chunk's size. */

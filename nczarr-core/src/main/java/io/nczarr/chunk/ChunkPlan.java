@@ -90,6 +90,33 @@ public final class ChunkPlan {
         }
     }
 
+    /**
+     * Where this chunk lands in the section when it lands as one contiguous run: the whole chunk is in the
+     * section (no edge of the array or the section cuts it, unit strides), it is stored in C order, and each of
+     * its dimensions of more than one element steps through the section as through the chunk. Then its decoded
+     * elements, in storage order, are the section's elements from the answer on; else -1 (rank 0 too).
+     */
+    public long wholeRun() {
+        int rank = segs.length;
+        if (rank == 0 || (plan.fortranOrder() && rank > 1)) {
+            return -1;
+        }
+        long step = 1;
+        long dst = 0;
+        for (int d = rank - 1; d >= 0; d--) {
+            int size = plan.chunkSize(d, segs[d].chunk());
+            if (plan.stride(d) != 1
+                    || segs[d].count() != size
+                    || plan.origin(d) + segs[d].first() != plan.chunkStart(d, segs[d].chunk())
+                    || (size > 1 && plan.destStride(d) != step)) {
+                return -1;
+            }
+            step *= size;
+            dst += segs[d].first() * plan.destStride(d);
+        }
+        return dst;
+    }
+
     @Override
     public String toString() {
         return "ChunkPlan" + Arrays.toString(index());

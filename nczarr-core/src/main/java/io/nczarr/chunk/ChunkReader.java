@@ -278,7 +278,10 @@ public final class ChunkReader {
 
         @Override
         public Void call() throws IOException {
-            ChunkData data = load(chunk.index());
+            ChunkData data = load(chunk.index(), ChunkDecoder.sink(var, chunk, dest));
+            if (data == null) {
+                return null; // decoded straight into the result
+            }
             // offsets fit in int: a chunk has at most 2^30 bytes and the section at most 2^31 elements
             chunk.forEachRun((src, srcStride, dst, n) -> data.copy((int) src, (int) srcStride, dest, (int) dst, n));
             return null;
@@ -338,7 +341,8 @@ public final class ChunkReader {
     /** Most chunk shapes of a rectilinear grid whose decoders are kept. */
     static final int MAX_SHAPES = 64;
 
-    private ChunkData load(long[] idx) throws IOException {
+    /** A chunk decoded, or {@code null} when {@code sink} is given and the chunk was decoded into it. */
+    private ChunkData load(long[] idx, io.nczarr.codec.ElementSink sink) throws IOException {
         ChunkDecoder decoder = decoder(idx);
         String key = chunkKey(idx);
         try {
@@ -353,11 +357,17 @@ public final class ChunkReader {
                     return ChunkDecoder.fillChunk(var);
                 }
                 ByteBuffer b = raw.get();
+                if (sink != null && !b.isDirect() && decoder.decodeInto(key, b.array(), b.limit(), sink)) {
+                    return null;
+                }
                 return b.isDirect() ? decoder.decodeDirect(key, b) : decoder.decode(key, b.array(), b.limit());
             }
             Optional<byte[]> raw = store.get(key);
             if (raw.isEmpty()) {
                 return ChunkDecoder.fillChunk(var);
+            }
+            if (sink != null && decoder.decodeInto(key, raw.get(), raw.get().length, sink)) {
+                return null;
             }
             return decoder.decode(key, raw.get(), raw.get().length);
         } catch (NcZarrException e) {

@@ -313,6 +313,15 @@ public final class SectionPlan {
         return chunkStrides(shape, fortranOrder);
     }
 
+    /** The size of chunk {@code chunk} along dimension {@code d}. */
+    int chunkSize(int d, long chunk) {
+        return edges == null ? chunkShape[d] : edges.size(d, chunk);
+    }
+
+    boolean fortranOrder() {
+        return fortranOrder;
+    }
+
     long destStride(int d) {
         return destStrides[d];
     }

@@ -51,4 +51,38 @@ final class BitUnshuffle {
         }
         System.arraycopy(src, done, dst, dOff + done, size - done);
     }
+
+    /**
+     * How many elements of a block of {@code size} bytes are bit-shuffled (a multiple of 8): c-blosc 1.x (frame
+     * version &lt;= 2) shuffles a block only when its element count is a multiple of 8, later frames the largest
+     * multiple of 8 elements.
+     */
+    static int shuffledElements(int version, int ts, int size) {
+        int elems = size / ts;
+        return version <= 2 ? (elems % 8 != 0 ? 0 : elems) : elems - elems % 8;
+    }
+
+    /**
+     * The bit unshuffle's first pass ({@link BloscBlocks}): the {@code 8 * ts} bit rows of {@code elems} (a
+     * multiple of 8) elements in {@code src} become {@code ts} byte rows in {@code dst} (row {@code i} holds byte
+     * {@code i} of every element, the byte shuffle's layout), from group {@code fromGroup} of 8 elements on. Each
+     * transposed 8x8 bit block is 8 adjacent bytes of one row (in one pass to the elements they are 8 bytes
+     * {@code ts} apart, which was slower).
+     */
+    static void toByteRows(int ts, int elems, byte[] src, byte[] dst, int fromGroup) {
+        int rowBytes = elems / 8;
+        for (int byteIdx = 0; byteIdx < ts; byteIdx++) {
+            int row0 = byteIdx * 8 * rowBytes;
+            for (int q = fromGroup; q < rowBytes; q++) {
+                long x = 0;
+                for (int bit = 0, r = row0 + q; bit < 8; bit++, r += rowBytes) {
+                    x |= (src[r] & 0xFFL) << (8 * bit);
+                }
+                x = transpose8x8(x);
+                for (int m = 0, d = byteIdx * elems + 8 * q; m < 8; m++, d++) {
+                    dst[d] = (byte) (x >>> (8 * m));
+                }
+            }
+        }
+    }
 }

@@ -59,24 +59,6 @@ final class BloscCodec implements InPlaceBytesCodec {
     /** Highest frame format version decoded (0 is never written). */
     static final int MAX_VERSION = 4;
 
-    // when a block is split into typesize streams (c-blosc 1.21 MAX_SPLITS, MIN_BUFFERSIZE)
-    private static final int MAX_SPLITS = 16;
-    private static final int MIN_BUFFERSIZE = 128;
-
-    /** Per-thread block buffer for the shuffled streams (blocks are at most a few MB). */
-    private static final ThreadLocal<byte[]> BLOCK = new ThreadLocal<>();
-
-    private static byte[] blockBuffer(int size) {
-        byte[] b = BLOCK.get();
-        if (b == null || b.length < size) {
-            b = new byte[size];
-            if (size <= (16 << 20)) {
-                BLOCK.set(b);
-            }
-        }
-        return b;
-    }
-
     /** Whether byte unshuffles use the Vector API ({@link ByteUnshuffle#VECTOR} unless a test says). */
     private final boolean vector;
 
@@ -90,20 +72,36 @@ final class BloscCodec implements InPlaceBytesCodec {
 
     @Override
     public byte[] decode(byte[] in, int maxDecodedBytes) throws CodecException {
-        return decode(in, in.length, maxDecodedBytes, null);
+        return decode(in, in.length, maxDecodedBytes, null, null);
     }
 
     /** Reads the frame in {@code in[0, length)} where it lies (the caller's reused buffer of stored chunks). */
     @Override
     public byte[] decodeInto(byte[] in, int length, byte[] out, int len) throws CodecException {
-        return decode(in, length, len, out);
+        return decode(in, length, len, out, null);
     }
 
     /**
-     * Decodes the frame in {@code in[0, length)}, into {@code reuse} when it holds exactly {@code
-     * maxDecodedBytes} bytes and reuse is big enough.
+     * Decodes the frame in {@code in[0, length)} straight into the sink's elements: byte-shuffled blocks of the
+     * element size are unshuffled into them, other blocks copied in from a per-thread block buffer. Not taken
+     * (nothing written) when the frame does not decode to exactly the sink's bytes or its blocks are not whole
+     * elements; a corrupt frame fails with the same error as {@link #decodeInto(byte[], int, byte[], int)}.
      */
-    private byte[] decode(byte[] in, int length, int maxDecodedBytes, byte[] reuse) throws CodecException {
+    @Override
+    public boolean decodeInto(byte[] in, int length, ElementSink sink) throws CodecException {
+        return decode(in, length, sink.byteLength(), null, sink) == DONE;
+    }
+
+    /** What {@link #decode(byte[], int, int, byte[], ElementSink)} answers when it wrote into the sink. */
+    private static final byte[] DONE = new byte[0];
+
+    /**
+     * Decodes the frame in {@code in[0, length)}: into {@code sink} when one is given ({@link #DONE}, or {@code
+     * null} when the frame does not fit it, before anything is written), else into {@code reuse} when it holds
+     * exactly {@code maxDecodedBytes} bytes and reuse is big enough.
+     */
+    private byte[] decode(byte[] in, int length, int maxDecodedBytes, byte[] reuse, ElementSink sink)
+            throws CodecException {
         if (length < HEADER) {
             throw new CodecException("blosc: frame is truncated (" + length + " bytes, header needs " + HEADER + ")");
         }
@@ -119,6 +117,12 @@ final class BloscCodec implements InPlaceBytesCodec {
         if ((flags & BLOSC2_EXTENDED_HEADER) == BLOSC2_EXTENDED_HEADER) {
             throw new CodecException("blosc: Blosc2 extended header frames are not supported");
         }
+        if (sink != null
+                && (nbytes != sink.byteLength()
+                        || nbytes == 0
+                        || ((flags & MEMCPYED) == 0 && blocksize % sink.itemSize() != 0))) {
+            return null; // the usual decode tells what is wrong with the size
+        }
         if (nbytes > maxDecodedBytes) {
             throw CodecSupport.tooLarge("blosc", nbytes, maxDecodedBytes);
         }
@@ -129,14 +133,19 @@ final class BloscCodec implements InPlaceBytesCodec {
         if (typesize == 0) {
             throw new CodecException("blosc: corrupt header (typesize 0)");
         }
-        byte[] out =
-                reuse != null && nbytes == maxDecodedBytes && reuse.length >= nbytes ? reuse : new byte[(int) nbytes];
+        byte[] out = sink != null
+                ? null
+                : reuse != null && nbytes == maxDecodedBytes && reuse.length >= nbytes ? reuse : new byte[(int) nbytes];
         if (nbytes == 0) {
             return out;
         }
         if ((flags & MEMCPYED) != 0) {
             if (cbytes < HEADER + nbytes) {
                 throw new CodecException("blosc: memcpyed frame is truncated");
+            }
+            if (sink != null) {
+                sink.put(in, HEADER, 0, (int) nbytes);
+                return DONE;
             }
             System.arraycopy(in, HEADER, out, 0, (int) nbytes);
             return out;
@@ -148,128 +157,12 @@ final class BloscCodec implements InPlaceBytesCodec {
         if (HEADER + 4 * nblocksL > cbytes) {
             throw new CodecException("blosc: frame is truncated (block offsets)");
         }
-        new Blocks(in, (int) cbytes, flags, typesize, version, out, vector).decode((int) nblocksL, blocksize, nbytes);
-        return out;
+        new BloscBlocks(in, (int) cbytes, flags, typesize, version, out, sink, vector)
+                .decode((int) nblocksL, blocksize, nbytes);
+        return sink != null ? DONE : out;
     }
 
-    /** The blocks of one frame: each block's streams, decompressed or stored, then unshuffled into out. */
-    private static final class Blocks {
-        private final byte[] in;
-        private final int end;
-        private final int typesize;
-        private final int version;
-        private final int compformat;
-        private final boolean byteShuffle;
-        private final boolean bitShuffle;
-        private final boolean dontSplit;
-        private final byte[] out;
-        private final boolean vector;
-        /** Each stream's first byte and compressed size in the block at hand. */
-        private final int[] streamAt = new int[MAX_SPLITS];
-
-        private final int[] streamSize = new int[MAX_SPLITS];
-
-        Blocks(byte[] in, int end, int flags, int typesize, int version, byte[] out, boolean vector) {
-            this.in = in;
-            this.vector = vector;
-            this.end = end;
-            this.typesize = typesize;
-            this.version = version;
-            this.out = out;
-            this.compformat = (flags >>> COMPRESSOR_SHIFT) & COMPRESSOR_MASK;
-            this.byteShuffle = (flags & BYTE_SHUFFLE) != 0 && typesize > 1;
-            this.bitShuffle = (flags & BIT_SHUFFLE) != 0;
-            this.dontSplit = (flags & DONT_SPLIT) != 0;
-        }
-
-        void decode(int nblocks, long blocksize, long nbytes) throws CodecException {
-            byte[] tmp = byteShuffle || bitShuffle ? blockBuffer((int) Math.min(blocksize, nbytes)) : null;
-            for (int j = 0; j < nblocks; j++) {
-                int dstOff = (int) ((long) j * blocksize);
-                int bsize = (int) Math.min(blocksize, nbytes - dstOff);
-                boolean leftover = bsize < blocksize;
-                int start = CodecSupport.le32(in, HEADER + 4 * j);
-                if (start < HEADER + 4 * nblocks || start >= end) {
-                    throw new CodecException("blosc: corrupt block offset " + start + " for block " + j);
-                }
-                int nsplits = !dontSplit && typesize <= MAX_SPLITS && bsize / typesize >= MIN_BUFFERSIZE && !leftover
-                        ? typesize
-                        : 1;
-                if (bsize % nsplits != 0) {
-                    throw new CodecException("blosc: corrupt frame (block size " + bsize + " not divisible into "
-                            + nsplits + " streams)");
-                }
-                int neblock = bsize / nsplits;
-                boolean stored = streams(j, start, nsplits, neblock);
-                if (stored && byteShuffle) {
-                    unshuffleStored(nsplits, bsize, dstOff);
-                    continue;
-                }
-                byte[] target = tmp != null ? tmp : out;
-                int tOff = tmp != null ? 0 : dstOff;
-                for (int s = 0; s < nsplits; s++) {
-                    int o = tOff + s * neblock;
-                    int ip = streamAt[s];
-                    int cs = streamSize[s];
-                    if (cs == neblock) {
-                        System.arraycopy(in, ip, target, o, neblock);
-                    } else {
-                        int got = decompress(compformat, in, ip, cs, target, o, neblock);
-                        if (got != neblock) {
-                            throw new CodecException(
-                                    "blosc: block " + j + " decoded to " + got + " bytes, expected " + neblock);
-                        }
-                    }
-                }
-                if (byteShuffle) {
-                    ByteUnshuffle.unshuffle(typesize, bsize, tmp, 0, out, dstOff, vector);
-                } else if (bitShuffle) {
-                    BitUnshuffle.bitunshuffle(version, typesize, bsize, tmp, out, dstOff);
-                }
-            }
-        }
-
-        /** Finds the block's streams (bounds-checked); whether all of them are stored raw. */
-        private boolean streams(int j, int start, int nsplits, int neblock) throws CodecException {
-            int ip = start;
-            boolean stored = true;
-            for (int s = 0; s < nsplits; s++) {
-                if (ip + 4 > end) {
-                    throw new CodecException("blosc: frame is truncated (block " + j + ")");
-                }
-                int cs = CodecSupport.le32(in, ip);
-                ip += 4;
-                if (cs < 0 || cs > end - ip) {
-                    throw new CodecException(
-                            "blosc: frame is truncated or corrupt (stream of " + cs + " bytes in block " + j + ")");
-                }
-                streamAt[s] = ip;
-                streamSize[s] = cs;
-                stored &= cs == neblock;
-                ip += cs;
-            }
-            return stored;
-        }
-
-        /** A byte-shuffled block stored raw: unshuffled straight from the frame, no copy in between. */
-        private void unshuffleStored(int nsplits, int bsize, int dstOff) {
-            int count = bsize / typesize;
-            int[] rows = new int[typesize];
-            for (int i = 0; i < typesize; i++) {
-                // split: one stream per row; else the rows follow each other in the one stream
-                rows[i] = nsplits == typesize ? streamAt[i] : streamAt[0] + i * count;
-            }
-            ByteUnshuffle.rows(typesize, count, in, rows, out, dstOff, vector);
-            int done = count * typesize;
-            if (done < bsize) {
-                // only an unsplit block has bytes after its whole elements
-                System.arraycopy(in, streamAt[0] + done, out, dstOff + done, bsize - done);
-            }
-        }
-    }
-
-    private static int decompress(int format, byte[] src, int off, int len, byte[] dst, int dOff, int n)
-            throws CodecException {
+    static int decompress(int format, byte[] src, int off, int len, byte[] dst, int dOff, int n) throws CodecException {
         switch (format) {
             case BLOSCLZ:
                 return BloscLz.decompress(src, off, len, dst, dOff, n);

@@ -51,6 +51,17 @@ public sealed interface Codec permits ArrayArrayCodec, ArrayBytesCodec, BytesByt
     }
 
     /**
+     * Decodes the first {@code encodedLength} bytes of {@code encoded} straight into a run of the read's result
+     * ({@link ElementSink}), sparing a decoded chunk and its copy. {@code false} (the default) when the codec has
+     * no such path or the data does not decode to exactly the sink's bytes, decided before anything is
+     * written: the caller then decodes the usual way, which gives the answer or the error. A failure part way
+     * throws what the usual way throws (the read fails; the result is not handed out).
+     */
+    default boolean decodeInto(byte[] encoded, int encodedLength, ElementSink sink) throws IOException {
+        return false;
+    }
+
+    /**
      * Decodes the first {@code encodedLength} bytes of {@code encoded}, a chunk of {@code len} bytes,
      * into memory of the codec's own that the calling thread reuses (a native decoder's output buffer),
      * sparing the copy into a Java array: a view of the decoded bytes, valid until this thread decodes

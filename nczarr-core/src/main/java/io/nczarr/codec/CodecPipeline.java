@@ -186,6 +186,14 @@ public final class CodecPipeline {
                 storedLength == stored.length ? stored : java.util.Arrays.copyOf(stored, storedLength), out, len);
     }
 
+    /**
+     * {@link Codec#decodeInto(byte[], int, ElementSink)} of a one-stage chain: the stored bytes decoded straight
+     * into a run of the result; {@code false} (nothing written) for longer chains and codecs without that path.
+     */
+    public boolean decodeInto(byte[] stored, int storedLength, ElementSink sink) throws IOException {
+        return steps.length == 1 && steps[0].decodeInto(stored, storedLength, sink);
+    }
+
     /** A chain given in encode order, split by kind and checked against the Zarr v3 order. */
     private static final class Stages {
         final List<ArrayArrayCodec> arrayArray = new ArrayList<>();

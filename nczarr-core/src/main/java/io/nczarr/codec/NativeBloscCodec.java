@@ -113,6 +113,15 @@ final class NativeBloscCodec implements InPlaceBytesCodec {
     }
 
     /**
+     * A frame the Java path decodes goes straight into the sink ({@link BloscCodec}); one c-blosc takes is not
+     * taken here (it is decoded into the native output buffer and copied from there).
+     */
+    @Override
+    public boolean decodeInto(byte[] in, int length, ElementSink sink) throws CodecException {
+        return eligible(in, length, sink.byteLength()) < 0 && java.decodeInto(in, length, sink);
+    }
+
+    /**
      * A frame c-blosc takes is decoded into this thread's native output buffer, which the caller copies
      * into the result: one copy fewer than {@link #decodeInto(byte[], int, byte[], int)}. {@code null}
      * for every other frame (and one the library refuses): the Java path decodes those.

@@ -28,6 +28,26 @@ class BloscUnshuffleTest {
         }
     }
 
+    @Test
+    void bitUnshuffleByByteRowsIsTheSameOnBothPaths() {
+        Random r = new Random(26);
+        for (int i = 0; i < 300; i++) {
+            int ts = 1 + r.nextInt(i % 3 == 0 ? 17 : 8);
+            int elems = 8 * r.nextInt(i % 4 == 0 ? 400 : 40);
+            byte[] src = new byte[elems * ts];
+            r.nextBytes(src);
+            byte[] expected = new byte[src.length];
+            BitUnshuffle.bitunshuffle(3, ts, src.length, src, expected, 0);
+            for (boolean vector : new boolean[] {false, true}) {
+                byte[] rows = new byte[src.length];
+                BitUnshuffle.toByteRows(ts, elems, src, rows, 0);
+                byte[] got = new byte[src.length];
+                ByteUnshuffle.unshuffle(ts, src.length, rows, 0, got, 0, vector);
+                assertArrayEquals(expected, got, "ts " + ts + " elems " + elems + " vector " + vector);
+            }
+        }
+    }
+
     /** Row 8 * byte + bit holds, at bit e % 8 of its byte e / 8, that bit of element e. */
     private static void bitDefinition(int version, int ts, int size, byte[] src, byte[] dst, int dOff) {
         int elems = size / ts;
