@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 import software.amazon.awssdk.core.exception.AbortedException;
@@ -39,6 +41,9 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * this class keeps the API, HEAD and LIST, and the client's lease.
  */
 public final class S3Bucket implements Closeable {
+
+    /** Far more names than any group's members (LIST is used for group members, never for chunks). */
+    static final int MAX_LISTED_NAMES = 1_000_000;
 
     private final S3Settings settings;
     private final S3ClientPool.Lease lease;
@@ -194,14 +199,17 @@ public final class S3Bucket implements Closeable {
      */
     public List<String> list(String prefix) throws IOException {
         TreeSet<String> names = new TreeSet<>();
-        String previous = null;
+        Set<String> tokens = new HashSet<>();
         String token = null;
         do {
             String from = token;
-            if (from != null && from.equals(previous)) {
+            // a server going round in circles, or on without end, is an error, not a hang
+            if (from != null && !tokens.add(from)) {
                 throw failures.malformed(prefix, "LIST gave the same continuation token twice");
             }
-            previous = from;
+            if (names.size() > MAX_LISTED_NAMES) {
+                throw failures.malformed(prefix, "LIST gave more than " + MAX_LISTED_NAMES + " names below one prefix");
+            }
             ListPages r = retries.run("S3 LIST", url(prefix), d -> listOnce(prefix, from, d));
             for (String key : r.keys()) {
                 String n = key.substring(Math.min(prefix.length(), key.length()));

@@ -137,10 +137,11 @@ class DirectListsTest {
         AtomicInteger pages = new AtomicInteger();
         HttpServer loop = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         loop.createContext("/", x -> {
-            pages.incrementAndGet();
+            // tokens a, b, a, b, ...
+            String token = pages.getAndIncrement() % 2 == 0 ? "a" : "b";
             byte[] page = ("<?xml version=\"1.0\"?><ListBucketResult><IsTruncated>true</IsTruncated>"
                             + "<Contents><Key>ds/k</Key><Size>1</Size></Contents>"
-                            + "<NextContinuationToken>same</NextContinuationToken></ListBucketResult>")
+                            + "<NextContinuationToken>" + token + "</NextContinuationToken></ListBucketResult>")
                     .getBytes(StandardCharsets.UTF_8);
             x.sendResponseHeaders(200, page.length);
             try (OutputStream out = x.getResponseBody()) {
@@ -155,7 +156,7 @@ class DirectListsTest {
                 new S3ClientPool(S3ClientFactory::create))) {
             StoreException e = assertThrows(StoreException.class, () -> b.list("ds/"));
             assertTrue(e.getMessage().contains("same continuation token"), e.getMessage());
-            assertEquals(2, pages.get());
+            assertEquals(3, pages.get());
         } finally {
             loop.stop(0);
         }
