@@ -18,6 +18,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Everything a dataset open needs from outside: the codec registry, the read threads, the S3 client
@@ -184,10 +185,15 @@ public final class NcZarrOptions implements AutoCloseable {
         return storeResources().userHttpAuth(userUrl);
     }
 
-    /** What stores are opened with. */
+    /** What stores are opened with (a class, not {@code this::httpClient}: that loads the JDK's HTTP client). */
     public StoreResources storeResources() {
-        return new StoreResources(
-                s3Clients, environment, limits, allowSymlinksOut, this::httpClient, trust, null, httpLogins);
+        Supplier<HttpClient> http = new Supplier<>() {
+            @Override
+            public HttpClient get() {
+                return httpClient();
+            }
+        };
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, http, trust, null, httpLogins);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
