@@ -6,7 +6,6 @@ import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
-import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.store.HttpLogins;
@@ -361,8 +360,7 @@ public final class NcZarrOptions implements AutoCloseable {
                 }
             }
             if (s3Clients == null) {
-                // a lambda, not a method reference: the SDK's classes load when a client is made, not here
-                s3Clients = new S3ClientPool(spec -> S3ClientFactory.create(spec));
+                s3Clients = S3ClientPool.standard(); // no SDK class loaded before the first client
                 owned.add(s3Clients);
             }
             return new NcZarrOptions(this, List.copyOf(owned));
