@@ -38,10 +38,11 @@ final class Attributes {
             return null;
         }
         String t = typeText.trim();
-        if (t.matches("\\d{1,9}")) {
+        int digits = asciiDigits(t);
+        if (digits >= 1 && digits <= 9) {
             return NcType.fromNcTypeNumber(Integer.parseInt(t));
         }
-        if (t.matches("\\d+")) {
+        if (digits > 9) {
             return null; // no nc_type has that many digits
         }
         NumpyDtype dt = NumpyDtype.parseOrNull(t);
@@ -56,6 +57,20 @@ final class Attributes {
             return dt.length() <= 1 ? NcType.CHAR : NcType.STRING;
         }
         return null;
+    }
+
+    /** The length of {@code t} if it is all ASCII digits ({@code \d+}, without a regex per attribute), else -1. */
+    private static int asciiDigits(String t) {
+        if (t.isEmpty()) {
+            return -1;
+        }
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+        }
+        return t.length();
     }
 
     /**

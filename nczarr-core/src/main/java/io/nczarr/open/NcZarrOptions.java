@@ -6,7 +6,6 @@ import io.nczarr.codec.NativeCodecs;
 import io.nczarr.error.NcZarrException;
 import io.nczarr.http.auth.RequestAuth;
 import io.nczarr.s3.AwsEnvironment;
-import io.nczarr.s3.S3ClientFactory;
 import io.nczarr.s3.S3ClientPool;
 import io.nczarr.source.TrustSettings;
 import io.nczarr.store.HttpLogins;
@@ -18,6 +17,7 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Everything a dataset open needs from outside: the codec registry, the read threads, the S3 client
@@ -184,10 +184,15 @@ public final class NcZarrOptions implements AutoCloseable {
         return storeResources().userHttpAuth(userUrl);
     }
 
-    /** What stores are opened with. */
+    /** What stores are opened with (a class, not {@code this::httpClient}: that loads the JDK's HTTP client). */
     public StoreResources storeResources() {
-        return new StoreResources(
-                s3Clients, environment, limits, allowSymlinksOut, this::httpClient, trust, null, httpLogins);
+        Supplier<HttpClient> http = new Supplier<>() {
+            @Override
+            public HttpClient get() {
+                return httpClient();
+            }
+        };
+        return new StoreResources(s3Clients, environment, limits, allowSymlinksOut, http, trust, null, httpLogins);
     }
 
     /** The HTTP client for byte-range and HTTP reads; made on first use unless one was given. */
@@ -355,8 +360,7 @@ public final class NcZarrOptions implements AutoCloseable {
                 }
             }
             if (s3Clients == null) {
-                // a lambda, not a method reference: the SDK's classes load when a client is made, not here
-                s3Clients = new S3ClientPool(spec -> S3ClientFactory.create(spec));
+                s3Clients = S3ClientPool.standard(); // no SDK class loaded before the first client
                 owned.add(s3Clients);
             }
             return new NcZarrOptions(this, List.copyOf(owned));

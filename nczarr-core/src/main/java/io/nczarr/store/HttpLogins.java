@@ -61,7 +61,10 @@ public final class HttpLogins {
     public static final String LOGIN_HOSTS = "nczarr.http.loginHosts";
     public static final String PLAIN_HTTP_HOSTS = "nczarr.http.plainHttpCredentialHosts";
     static final int MAX_NUMBERED = 100;
-    private static final System.Logger LOG = System.getLogger(HttpLogins.class.getName());
+    /** In a holder: {@code System.getLogger} looks up the logger service (a class path scan) on first use. */
+    private static final class Log {
+        static final System.Logger LOG = System.getLogger(HttpLogins.class.getName());
+    }
 
     private final AwsEnvironment environment;
     private HttpAuth auth;
@@ -168,7 +171,7 @@ public final class HttpLogins {
                 file.save(jar);
             } catch (CookieFileException e) {
                 if (!warned.getAndSet(true)) {
-                    LOG.log(System.Logger.Level.WARNING, "cookies not saved: " + e.getMessage());
+                    Log.LOG.log(System.Logger.Level.WARNING, "cookies not saved: " + e.getMessage());
                 }
             }
         };

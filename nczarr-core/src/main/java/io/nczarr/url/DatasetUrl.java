@@ -117,8 +117,12 @@ public record DatasetUrl(
             return null;
         }
         String s = text.substring(0, colon);
-        if (!s.matches("[A-Za-z][A-Za-z0-9+.-]*")) {
-            return null;
+        for (int i = 0; i < s.length(); i++) { // [A-Za-z][A-Za-z0-9+.-]*, without a regex
+            char c = s.charAt(i);
+            boolean letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+            if (!letter && (i == 0 || !((c >= '0' && c <= '9') || c == '+' || c == '.' || c == '-'))) {
+                return null;
+            }
         }
         return s.toLowerCase(Locale.ROOT);
     }

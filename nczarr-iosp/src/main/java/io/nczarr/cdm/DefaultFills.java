@@ -47,11 +47,25 @@ public final class DefaultFills {
 
     /** {@link #register()} if a {@code NetcdfDataset} is on the calling stack (a dataset open, not a file open). */
     static void registerForDatasetOpen() {
-        if (!registered
-                && StackWalker.getInstance()
-                        .walk(s -> s.anyMatch(f -> f.getClassName().equals(NetcdfDataset.class.getName())))) {
+        if (!registered && onStack(NETCDF_DATASET)) {
             register();
         }
+    }
+
+    /** By name: the class constant would load {@code NetcdfDataset} at every file open. */
+    private static final String NETCDF_DATASET = "ucar.nc2.dataset.NetcdfDataset";
+
+    /**
+     * Whether a method of class {@code name} is on the calling stack (a plain loop over the stack: a {@code
+     * StackWalker} stream with its lambdas cost a few ms of class loading at a process's first open).
+     */
+    private static boolean onStack(String name) {
+        for (StackTraceElement f : new Throwable().getStackTrace()) {
+            if (name.equals(f.getClassName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** cdm's own rule for CF names: the whole attribute or one of its parts starts with {@code CF-1.}. */
