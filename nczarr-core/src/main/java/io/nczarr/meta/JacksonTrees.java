@@ -18,10 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nczarr.error.MetadataException;
 import java.io.IOException;
 
-/**
- * {@link Json}'s trees and error messages from Jackson's streaming parser, for what {@link JsonFastTree}
- * leaves (a class of its own: the parser's ~60 classes load on its first use, not at every open).
- */
+/** {@link Json}'s trees and error messages from Jackson's streaming parser. */
 final class JacksonTrees {
     private JacksonTrees() {}
 

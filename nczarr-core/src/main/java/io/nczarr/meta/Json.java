@@ -26,14 +26,10 @@ public final class Json {
      * Parses JSON text; malformed text is a {@link MetadataException} naming the key, the position and at
      * most {@value #EXCERPT_CHARS} printable characters there. Not the parser's own message, nor the
      * parser's exception as the cause: they quote the text (up to hundreds of characters), and the bytes
-     * may be anything, not metadata. Plain documents are read by {@link JsonFastTree}; the rest (and every
-     * error) by Jackson's parser ({@link JacksonTrees}), loaded only then.
+     * may be anything, not metadata. Read by Jackson's streaming parser ({@link JacksonTrees}).
      */
     public static JsonNode parse(String dataset, String key, byte[] bytes) throws MetadataException {
-        JsonNode n = JsonFastTree.tryParse(bytes);
-        if (n == null) {
-            n = JacksonTrees.parse(dataset, key, bytes);
-        }
+        JsonNode n = JacksonTrees.parse(dataset, key, bytes);
         if (n == null || n.isMissingNode()) {
             throw new MetadataException(dataset, key, "malformed JSON: the object is empty (no JSON value)");
         }
@@ -42,8 +38,7 @@ public final class Json {
 
     /** The first JSON value of {@code bytes} as a tree; {@code null} when there is none. */
     static JsonNode readTree(byte[] bytes) throws IOException {
-        JsonNode n = JsonFastTree.tryParse(bytes);
-        return n != null ? n : JacksonTrees.readTree(bytes);
+        return JacksonTrees.readTree(bytes);
     }
 
     /** Reads a JSON object from the store; empty if the key is missing. */
