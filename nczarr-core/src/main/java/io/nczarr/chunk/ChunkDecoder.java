@@ -205,6 +205,7 @@ final class ChunkDecoder {
                 p = V3Chunks.pipeline(
                         store.location(),
                         var,
+                        codecs,
                         this::create,
                         chunkElements,
                         limits.chunk().bytes());
