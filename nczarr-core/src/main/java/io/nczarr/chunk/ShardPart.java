@@ -120,8 +120,7 @@ final class ShardPart {
             byte[] bytes = whole;
             for (Entry e : entries) {
                 tasks.add(() -> {
-                    int off = (int) e.offset;
-                    decodeAndCopy(codec, e, Arrays.copyOfRange(bytes, off, off + (int) e.length), dest);
+                    decodeAndCopy(codec, e, bytes, (int) e.offset, dest);
                     return null;
                 });
             }
@@ -180,8 +179,7 @@ final class ShardPart {
                         throw error("index entry " + e.chunk + " (offset " + e.offset + ", length " + e.length
                                 + ") points past the end of the shard object");
                     }
-                    int off = (int) (e.offset - start);
-                    decodeAndCopy(codec, e, Arrays.copyOfRange(b, off, off + (int) e.length), dest);
+                    decodeAndCopy(codec, e, b, (int) (e.offset - start), dest);
                 }
             } catch (NcZarrException e) {
                 throw withContext(e);
@@ -190,20 +188,24 @@ final class ShardPart {
         };
     }
 
-    private void decodeAndCopy(ShardingCodec codec, Entry e, byte[] stored, Object dest) throws IOException {
+    /** Decodes the inner chunk stored in {@code bytes[off, off + e.length)} and copies its wanted runs. */
+    private void decodeAndCopy(ShardingCodec codec, Entry e, byte[] bytes, int off, Object dest) throws IOException {
         ChunkData data;
+        int n = (int) e.length;
         try {
             ElementType et = r.var.element();
             if (ChunkDecoder.isVlen(et)) {
                 data = ChunkDecoder.vlenChunk(
-                        codec.decodeInner(stored, (int) Math.min(Integer.MAX_VALUE - 16L, r.vlenBound)),
+                        codec.decodeInner(Arrays.copyOfRange(bytes, off, off + n), (int)
+                                Math.min(Integer.MAX_VALUE - 16L, r.vlenBound)),
                         et,
                         r.innerElements);
             } else {
                 // as the unsharded path: the last step decodes into this thread's reusable buffer
                 int len = r.innerElements * et.itemSize();
                 byte[] scratch = len <= ChunkBuffers.MAX_SCRATCH_BYTES ? ChunkBuffers.scratch(len) : null;
-                data = ChunkDecoder.fixedChunk(codec.decodeInnerInto(stored, scratch), et);
+                // read in place inside the shard's bytes where the inner chain can (zstd)
+                data = ChunkDecoder.fixedChunk(codec.decodeInnerInto(bytes, off, n, scratch), et);
             }
         } catch (IllegalArgumentException ex) {
             throw error(ex.getMessage());

@@ -195,6 +195,20 @@ public final class CodecPipeline {
                 storedLength == stored.length ? stored : java.util.Arrays.copyOf(stored, storedLength), out, len);
     }
 
+    /**
+     * {@link #decodeInto(byte[], byte[], int)} of {@code stored[offset, offset + length)}: an inner chunk inside
+     * the bytes of its shard. A chain of one zstd stage reads it in place; others get a copy.
+     */
+    public byte[] decodeInto(byte[] stored, int offset, int length, byte[] out, int len) throws IOException {
+        if (steps.length == 1 && out != null && steps[0] instanceof ZstdCodec z) {
+            return z.decodeInto(stored, offset, length, out, len);
+        }
+        byte[] part = offset == 0 && length == stored.length
+                ? stored
+                : java.util.Arrays.copyOfRange(stored, offset, offset + length);
+        return decodeInto(part, out, len);
+    }
+
     /** A chain given in encode order, split by kind and checked against the Zarr v3 order. */
     private static final class Stages {
         final List<ArrayArrayCodec> arrayArray = new ArrayList<>();
