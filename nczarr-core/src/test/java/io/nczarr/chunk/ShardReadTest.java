@@ -2,6 +2,8 @@ package io.nczarr.chunk;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -337,6 +339,27 @@ class ShardReadTest {
             }
             // the other shards still read
             check(o, "another shard", new long[] {0, 0}, new int[] {16, 12});
+        }
+    }
+
+    @Test
+    void thePipelineIsBuiltOncePerConfigurationAndRegistryAndZstdIsItsInnerChainsOnlyStage() throws IOException {
+        Path d = write(dir, true);
+        CodecRegistry registry = CodecRegistry.standard();
+        try (Opened a = open(d);
+                Opened b = open(d)) {
+            io.nczarr.codec.CodecPipeline p =
+                    V3Chunks.pipeline("t", a.var(), registry, registry::create, INNER[0] * INNER[1], 1 << 20);
+            assertSame(
+                    p,
+                    V3Chunks.pipeline("t", b.var(), registry, registry::create, INNER[0] * INNER[1], 1 << 20),
+                    "a second open of the array builds no pipeline");
+            CodecRegistry other = CodecRegistry.standard();
+            assertNotSame(p, V3Chunks.pipeline("t", b.var(), other, other::create, INNER[0] * INNER[1], 1 << 20));
+            io.nczarr.codec.ShardingCodec sharding =
+                    (io.nczarr.codec.ShardingCodec) p.decodeSteps().get(0);
+            // [bytes little, zstd]: the bytes serializer passes little-endian bytes on, zstd decodes into the buffer
+            assertEquals(1, sharding.innerPipeline().decodeSteps().size());
         }
     }
 
