@@ -10,8 +10,9 @@
 # and zarrs one v3_read.py --oneshot process each; time to data split into start-up, imports, open and read.
 # Prints Markdown tables (docs/performance.md, "Zarr v3 sharded reads") and the load average.
 #
-# usage: bench/v3-bench.sh [--latency MS] [--iters N] [--s3-iters N] [--fresh-iters N]
+# usage: bench/v3-bench.sh [--quick] [--latency MS] [--iters N] [--s3-iters N] [--fresh-iters N]
 #                          [--libs tensorstore,zarrs,zarr]
+#        --quick: --iters 3 --s3-iters 1 --fresh-iters 0 (a smoke run; later options still apply)
 # env:   BENCH_DATA (default ./bench-data), V3PY (python with bench/requirements-anchors.txt: tensorstore,
 #        zarrs, zarr-python 3.4, s3fs; default the compare.sh venv, BENCH_VENV3 or /tmp/anchors-312)
 set -euo pipefail
@@ -31,6 +32,7 @@ args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --libs) libs="$2"; shift 2 ;;
+    --quick) args+=(--iters 3 --s3-iters 1 --fresh-iters 0); shift ;;
     *) args+=("$1"); shift ;;
   esac
 done

@@ -242,6 +242,7 @@ final class ChunkDecoder {
                 p = V3Chunks.pipeline(
                         store.location(),
                         var,
+                        codecs,
                         this::create,
                         chunkElements,
                         limits.chunk().bytes());

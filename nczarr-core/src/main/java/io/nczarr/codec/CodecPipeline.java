@@ -20,7 +20,7 @@ public final class CodecPipeline {
     private final List<ArrayArrayCodec> arrayArray;
     private final ArrayBytesCodec arrayBytes;
     private final List<BytesBytesCodec> bytesBytes;
-    /** The stages that run, in decode order (the identity {@link RawBytesCodec} left out). */
+    /** The stages that run, in decode order (identity serializers left out: see {@link #runs}). */
     private final Codec[] steps;
     /** Per step: bound of its output when a later step follows. */
     private final int[] innerLimits;
@@ -34,7 +34,7 @@ public final class CodecPipeline {
         this.arrayBytes = arrayBytes;
         this.bytesBytes = List.copyOf(bytesBytes);
         List<Codec> run = new ArrayList<>(bytesBytes);
-        if (!(arrayBytes instanceof RawBytesCodec)) {
+        if (runs(arrayBytes)) {
             run.add(0, arrayBytes);
         }
         Collections.reverse(run); // bytes codecs were added in encode order
@@ -72,7 +72,7 @@ public final class CodecPipeline {
         }
         Collections.reverse(bytesOutputs);
         outputs.addAll(bytesOutputs);
-        if (!(s.arrayBytes instanceof RawBytesCodec)) {
+        if (runs(s.arrayBytes)) {
             outputs.add(serialized.bytes());
         }
         for (int i = s.arrayArray.size() - 1; i >= 0; i--) {
@@ -86,13 +86,22 @@ public final class CodecPipeline {
         return new CodecPipeline(s.arrayArray, s.arrayBytes, s.bytesBytes, limits);
     }
 
+    /**
+     * Whether a serializer does anything when decoding: not the raw one, nor {@code bytes} in the native (little)
+     * byte order, which would only pass its input on. Left out, the compressor in front of it is the last stage
+     * and decodes into the caller's buffer (a v3 {@code [bytes, zstd]} inner chunk: no array per chunk).
+     */
+    private static boolean runs(ArrayBytesCodec c) {
+        return !(c instanceof RawBytesCodec) && !(c instanceof EndianCodec e && e.passesThrough());
+    }
+
     /** A chain whose stages before the last are all bounded by {@code innerLimit} (Zarr v2: no widths known). */
     static CodecPipeline withInnerLimit(
             List<ArrayArrayCodec> arrayArray,
             ArrayBytesCodec arrayBytes,
             List<BytesBytesCodec> bytesBytes,
             int innerLimit) {
-        int n = arrayArray.size() + bytesBytes.size() + (arrayBytes instanceof RawBytesCodec ? 0 : 1);
+        int n = arrayArray.size() + bytesBytes.size() + (runs(arrayBytes) ? 1 : 0);
         int[] limits = new int[n];
         java.util.Arrays.fill(limits, innerLimit);
         return new CodecPipeline(arrayArray, arrayBytes, bytesBytes, limits);
@@ -192,6 +201,20 @@ public final class CodecPipeline {
      */
     public boolean decodeInto(byte[] stored, int storedLength, ElementSink sink) throws IOException {
         return steps.length == 1 && steps[0].decodeInto(stored, storedLength, sink);
+    }
+
+    /**
+     * {@link #decodeInto(byte[], byte[], int)} of {@code stored[offset, offset + length)}: an inner chunk inside
+     * the bytes of its shard. A chain of one zstd stage reads it in place; others get a copy.
+     */
+    public byte[] decodeInto(byte[] stored, int offset, int length, byte[] out, int len) throws IOException {
+        if (steps.length == 1 && out != null && steps[0] instanceof ZstdCodec z) {
+            return z.decodeInto(stored, offset, length, out, len);
+        }
+        byte[] part = offset == 0 && length == stored.length
+                ? stored
+                : java.util.Arrays.copyOfRange(stored, offset, offset + length);
+        return decodeInto(part, out, len);
     }
 
     /** A chain given in encode order, split by kind and checked against the Zarr v3 order. */

@@ -36,6 +36,11 @@ final class EndianCodec implements ArrayBytesCodec {
         return new EndianCodec(size, endian.equals("big") && size > 1);
     }
 
+    /** Whether decoding leaves the bytes as they are (little-endian or 1-byte elements). */
+    boolean passesThrough() {
+        return !swap;
+    }
+
     @Override
     public long encodedBytes(ChunkSpec decoded) {
         return decoded.bytes();

@@ -134,8 +134,13 @@ public final class ShardingCodec implements ArrayBytesCodec {
      * the chunk, or a new array of exactly its size.
      */
     public byte[] decodeInnerInto(byte[] stored, byte[] scratch) throws IOException {
+        return decodeInnerInto(stored, 0, stored.length, scratch);
+    }
+
+    /** {@link #decodeInnerInto(byte[], byte[])} of the inner chunk stored in {@code bytes[offset, offset + length)}. */
+    public byte[] decodeInnerInto(byte[] bytes, int offset, int length, byte[] scratch) throws IOException {
         int len = (int) (innerElements * itemSize);
-        byte[] out = inner.decodeInto(stored, scratch, len);
+        byte[] out = inner.decodeInto(bytes, offset, length, scratch, len);
         if (out != scratch && out.length != len) {
             throw new CodecException(
                     "sharding_indexed: an inner chunk decodes to " + out.length + " bytes, " + len + " expected");

@@ -21,21 +21,29 @@ final class ZstdCodec implements BytesBytesCodec {
 
     @Override
     public byte[] decodeInto(byte[] encoded, byte[] out, int len) throws CodecException {
+        return decodeInto(encoded, 0, encoded.length, out, len);
+    }
+
+    /**
+     * {@link #decodeInto(byte[], byte[], int)} of {@code encoded[off, off + n)}, read in place (an inner chunk
+     * inside the bytes of its shard).
+     */
+    byte[] decodeInto(byte[] encoded, int off, int n, byte[] out, int len) throws CodecException {
         long declared;
         try {
-            declared = encoded.length < 4 ? -1 : Zstd.getFrameContentSize(encoded, 0, encoded.length);
+            declared = n < 4 ? -1 : Zstd.getFrameContentSize(encoded, off, n);
         } catch (RuntimeException | LinkageError e) {
             declared = -1;
         }
         if (declared != len) {
-            return decode(encoded, len);
+            return decode(part(encoded, off, n), len);
         }
         long r;
         try {
-            r = ZstdContexts.decompress(out, len, encoded);
+            r = ZstdContexts.decompress(out, 0, len, encoded, off, n);
         } catch (ZstdException e) {
             // e.g. more frames follow: the general path sorts it out, bounded by len
-            return decode(encoded, len);
+            return decode(part(encoded, off, n), len);
         } catch (LinkageError e) {
             throw new CodecException("zstd: zstd-jni native library is not available (" + e + ")", e);
         }
@@ -46,6 +54,10 @@ final class ZstdCodec implements BytesBytesCodec {
             throw new CodecException("zstd: frame declares " + declared + " bytes but holds " + r);
         }
         return out;
+    }
+
+    private static byte[] part(byte[] b, int off, int n) {
+        return off == 0 && n == b.length ? b : java.util.Arrays.copyOfRange(b, off, off + n);
     }
 
     private byte[] decode0(byte[] encoded, int maxDecodedBytes) throws CodecException {
