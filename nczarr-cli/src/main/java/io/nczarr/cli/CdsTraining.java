@@ -44,17 +44,21 @@ public final class CdsTraining {
         System.setProperty("nczarr.s3.requestTimeoutMs", "2000");
         int rc = Main.run(new String[] {"json", args[0]}, sink, sink);
         Path data = Paths.get(args[0]).toAbsolutePath().getParent();
-        String url = CLOSED_PORT_URL;
+        if (data == null || !Files.isDirectory(data.resolve(V3_DATASET))) {
+            Main.run(new String[] {"json", CLOSED_PORT_URL}, sink, sink);
+            System.exit(rc);
+        }
         Process server = null;
         try {
-            if (data != null && Files.isDirectory(data.resolve(V3_DATASET))) {
-                server = serve(data);
-                String endpoint = endpoint(server);
-                if (endpoint != null) {
-                    url = endpoint + "/training/" + V3_DATASET + "#mode=zarr,s3&aws.profile=none";
-                }
+            server = serve(data);
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+                String endpoint = endpoint(server, out);
+                String url = endpoint == null
+                        ? CLOSED_PORT_URL
+                        : endpoint + "/training/" + V3_DATASET + "#mode=zarr,s3&aws.profile=none";
+                Main.run(new String[] {"dump", url}, sink, sink);
             }
-            Main.run(new String[] {"dump", url}, sink, sink);
         } catch (IOException e) {
             Main.run(new String[] {"json", CLOSED_PORT_URL}, sink, sink);
         } finally {
@@ -83,11 +87,21 @@ public final class CdsTraining {
     }
 
     /** The server's endpoint from its first line, or null when it does not come up within 30 s. */
-    private static String endpoint(Process server) throws IOException {
-        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    private static String endpoint(Process server, BufferedReader out) throws IOException {
+        // the server lives 30 s at most: one that neither speaks nor ends is stopped, which ends the read below
+        Thread stop = new Thread(() -> {
+            try {
+                if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                    server.destroy();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        stop.setDaemon(true);
+        stop.start();
         String line;
-        while (System.nanoTime() < end && (line = out.readLine()) != null) {
+        while ((line = out.readLine()) != null) {
             Matcher m = ENDPOINT.matcher(line);
             if (m.find()) {
                 // the rest of its output is not read: it is a few hundred bytes, well within the pipe
