@@ -31,7 +31,7 @@ class RectilinearReadTest {
         try (SectionReadTest.Opened o = SectionReadTest.open("autumn_zarr342_rectilinear")) {
             VarModel a = o.rootVariable(v -> v.name().equals("a"));
             assertNotNull(a.array().edges());
-            SectionReadTest.CountingStore store = new SectionReadTest.CountingStore(o.store());
+            CountingStore store = new CountingStore(o.store());
             ChunkReader reader = new ChunkReader(store, a, CodecRegistry.standard(), null);
             float[] one = (float[]) reader.read(new long[] {9, 6}, new int[] {1, 1}, new int[] {1, 1});
             assertArrayEquals(new float[] {107f}, one);

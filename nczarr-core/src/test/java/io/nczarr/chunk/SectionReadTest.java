@@ -20,10 +20,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -150,43 +148,6 @@ class SectionReadTest {
             }
         }
         return out;
-    }
-
-    /** Counts which keys were fetched. */
-    static final class CountingStore implements Store {
-        final Store inner;
-        final Set<String> fetched = ConcurrentHashMap.newKeySet();
-
-        CountingStore(Store inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public String location() {
-            return inner.location();
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            fetched.add(key);
-            return inner.get(key);
-        }
-
-        @Override
-        public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
-            fetched.add(key);
-            return inner.getRange(key, offset, length);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
-        }
     }
 
     @Test

@@ -23,11 +23,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
@@ -151,57 +148,6 @@ class ShardReadTest {
             }
         }
         return b.array();
-    }
-
-    /** A store counting the requests per key ("get k", "range k", "suffix k"). */
-    static final class CountingStore implements Store {
-        final Store inner;
-        final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
-
-        CountingStore(Store inner) {
-            this.inner = inner;
-        }
-
-        private void count(String what) {
-            requests.computeIfAbsent(what, k -> new AtomicInteger()).incrementAndGet();
-        }
-
-        int total() {
-            return requests.values().stream().mapToInt(AtomicInteger::get).sum();
-        }
-
-        @Override
-        public String location() {
-            return inner.location();
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            count("get " + key);
-            return inner.get(key);
-        }
-
-        @Override
-        public Optional<byte[]> getRange(String key, long offset, int length) throws IOException {
-            count("range " + key);
-            return inner.getRange(key, offset, length);
-        }
-
-        @Override
-        public Optional<byte[]> getSuffix(String key, int length) throws IOException {
-            count("suffix " + key);
-            return inner.getSuffix(key, length);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return inner.list(prefix);
-        }
-
-        @Override
-        public void close() throws IOException {
-            inner.close();
-        }
     }
 
     record Opened(CountingStore store, VarModel var) implements AutoCloseable {
