@@ -20,6 +20,15 @@ def cpu_ticks():
     return int(fields[11]) + int(fields[12])
 
 
+def oneshot_report(t_start, t_imported, t_opened, t_read, digest):
+    """The four lines a --oneshot child prints, as FreshRead does: the phase marks (CLOCK_MONOTONIC ns), the peak
+    RSS, the CPU ticks so far and the values' sha256."""
+    print("PHASES %d %d %d %d" % (t_start, t_imported, t_opened, t_read), flush=True)
+    print("RSS %d" % peak_rss_kib(), flush=True)
+    print("CPU %d" % cpu_ticks(), flush=True)
+    print(digest, flush=True)
+
+
 def mark(what):
     """Tells the harness a phase is reached (it resets or reads its request counts) and waits for its go."""
     print("@" + what, flush=True)

@@ -37,7 +37,7 @@ import sys  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from bench_child import cpu_ticks, mark, peak_rss_kib  # noqa: E402
+from bench_child import mark, oneshot_report  # noqa: E402
 
 
 WHOLE = {"zlib": "cube_zlib", "blosc": "cube_blosc", "many": "many_chunks"}
@@ -187,10 +187,7 @@ def main():
         t_opened = time.monotonic_ns()
         r = read(a, origin, shape)
         t_read = time.monotonic_ns()
-        print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
-        print("RSS %d" % peak_rss_kib(), flush=True)
-        print("CPU %d" % cpu_ticks(), flush=True)
-        print(sha(r), flush=True)
+        oneshot_report(_T_START, t_imported, t_opened, t_read, sha(r))
         return
     for w in args.workloads.split(","):
         if w in ("open", "open-cons"):

@@ -31,7 +31,7 @@ import sys  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from bench_child import cpu_ticks, mark, peak_rss_kib  # noqa: E402
+from bench_child import mark, oneshot_report  # noqa: E402
 
 
 def opener(args):
@@ -112,10 +112,7 @@ def main():
         t_opened = time.monotonic_ns()
         r = read(a, o, s)
         t_read = time.monotonic_ns()
-        print("PHASES %d %d %d %d" % (_T_START, t_imported, t_opened, t_read), flush=True)
-        print("RSS %d" % peak_rss_kib(), flush=True)
-        print("CPU %d" % cpu_ticks(), flush=True)
-        print(sha(r), flush=True)
+        oneshot_report(_T_START, t_imported, t_opened, t_read, sha(r))
         return
     for w in args.workloads.split(","):
         o, s, want = sections[w]["origin"], sections[w]["shape"], sections[w]["sha256"]
