@@ -2,6 +2,7 @@ package io.nczarr.chunk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nczarr.codec.CodecPipeline;
+import io.nczarr.codec.CodecRegistry;
 import io.nczarr.codec.V2Pipeline;
 import io.nczarr.codec.V3Codecs;
 import io.nczarr.error.NcZarrException;
@@ -12,39 +13,25 @@ import io.nczarr.store.StoreKeys;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** The chunk reader's view of a Zarr v3 array: its codec pipeline and the bounds it decodes under. */
 final class V3Chunks {
     private V3Chunks() {}
 
-    /** Most pipelines kept by {@link #pipeline}; the cache starts over past this many. */
-    static final int MAX_CACHED = 256;
-
     /** What a v3 pipeline is built from: equal keys build equal (immutable, thread-safe) pipelines. */
-    private record Key(
-            Object registry,
-            JsonNode codecs,
-            List<Integer> chunks,
-            String stored,
-            String decoded,
-            JsonNode fill,
-            int cap) {}
-
-    private static final Map<Key, CodecPipeline> PIPELINES = new ConcurrentHashMap<>();
+    private record Key(JsonNode codecs, List<Integer> chunks, String stored, String decoded, JsonNode fill, int cap) {}
 
     /**
      * The chunk (or whole-shard) pipeline of a v3 variable; a configuration error (a sharding_indexed or codec
      * configuration) names the dataset, the array's {@code zarr.json} and the variable. Pipelines are immutable
-     * and thread-safe, so one is built per distinct configuration and codec registry ({@code registry}, compared
-     * by identity) and shared by every open of such an array: a file opened per read builds none (a sharded
-     * array's build took 5 % of a one-row read). A failed build is not kept.
+     * and thread-safe, so one is built per distinct configuration and kept by the registry whose codecs it holds
+     * ({@link CodecRegistry#cachedPipeline}), shared by every open with those options: a file opened per read
+     * builds none (a sharded array's build took 5 % of a one-row read). A failed build is not kept.
      */
     static CodecPipeline pipeline(
             String dataset,
             VarModel var,
-            Object registry,
+            CodecRegistry registry,
             V2Pipeline.CodecSource codecs,
             int chunkElements,
             long vlenBound)
@@ -53,14 +40,13 @@ final class V3Chunks {
         int cap = cap(var, chunkElements, vlenBound);
         JsonNode fill = fill(var);
         Key key = new Key(
-                new Identity(registry),
                 a.v3().codecs(),
                 Arrays.stream(a.chunks()).boxed().toList(),
                 a.v3().storedDtype().toString(),
                 a.dtype().toString(),
                 fill,
                 cap);
-        CodecPipeline p = PIPELINES.get(key);
+        CodecPipeline p = registry.cachedPipeline(key);
         if (p != null) {
             return p;
         }
@@ -69,24 +55,8 @@ final class V3Chunks {
         } catch (NcZarrException e) {
             throw e.withContext(dataset, StoreKeys.join(var.key(), "zarr.json"), var.name());
         }
-        if (PIPELINES.size() >= MAX_CACHED) {
-            PIPELINES.clear();
-        }
-        PIPELINES.put(key, p);
+        registry.keepPipeline(key, p);
         return p;
-    }
-
-    /** A registry compared by identity (its factories are not comparable). */
-    private record Identity(Object of) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Identity i && i.of == of;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(of);
-        }
     }
 
     /**

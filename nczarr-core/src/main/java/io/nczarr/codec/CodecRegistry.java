@@ -8,14 +8,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Immutable id -> factory map. Each reader builds (or shares) one; nothing global is mutated, so
- * two datasets can use different codec sets.
+ * two datasets can use different codec sets. It also keeps the pipelines built from its codecs (a cache: they
+ * are immutable), so that opens sharing a registry build each distinct chain once.
  */
 public final class CodecRegistry {
 
+    /** Most pipelines kept; the cache starts over past this many. */
+    static final int MAX_CACHED_PIPELINES = 256;
+
     private final Map<String, CodecFactory> factories;
+    private final Map<Object, CodecPipeline> pipelines = new ConcurrentHashMap<>();
 
     private CodecRegistry(Map<String, CodecFactory> factories) {
         this.factories = Collections.unmodifiableMap(new LinkedHashMap<>(factories));
@@ -64,6 +70,19 @@ public final class CodecRegistry {
 
     public boolean supports(String id) {
         return factories.containsKey(id);
+    }
+
+    /** The pipeline kept under {@code key} (what it was built from, by value), or {@code null}. */
+    public CodecPipeline cachedPipeline(Object key) {
+        return pipelines.get(key);
+    }
+
+    /** Keeps a pipeline built from this registry's codecs under {@code key}. */
+    public void keepPipeline(Object key, CodecPipeline pipeline) {
+        if (pipelines.size() >= MAX_CACHED_PIPELINES) {
+            pipelines.clear();
+        }
+        pipelines.put(key, pipeline);
     }
 
     /** Creates the codec; an unknown id is a {@link UnknownCodecException} naming it. */

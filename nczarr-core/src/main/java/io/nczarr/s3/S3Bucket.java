@@ -234,17 +234,16 @@ public final class S3Bucket implements Closeable {
     private long headOnce(String key, Deadline d) throws IOException {
         try {
             Long n = null;
-            boolean sent = false;
             DirectGets direct = gets.direct();
             if (direct != null) {
                 try {
                     n = direct.head(bucket(), key, d);
-                    sent = true;
                 } catch (DirectGets.WrongRegion e) {
                     gets.wrongRegion();
+                    direct = null;
                 }
             }
-            if (!sent) {
+            if (direct == null) {
                 n = lease.client()
                         .headObject(HeadObjectRequest.builder()
                                 .bucket(bucket())
