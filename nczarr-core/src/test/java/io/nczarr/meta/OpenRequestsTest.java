@@ -132,10 +132,9 @@ class OpenRequestsTest {
                 List.of("sharded"), root.variables().stream().map(v -> v.name()).toList());
         CountingProxy.Counts c = proxy.counts();
         List<String> got = objects("v3/ts.zarr/sharded");
-        assertEquals(
-                List.of(".zgroup", ".zmetadata", "zarr.json"),
-                got.stream().sorted().toList(),
-                c.toString());
+        // the root probes only (the v2 ones may still be in flight when the open returns on zarr.json's answer)
+        assertTrue(got.contains("zarr.json"), c + " " + got);
+        assertTrue(List.of(".zgroup", ".zmetadata", "zarr.json").containsAll(got), c + " " + got);
         assertEquals(0, c.list() + c.head(), c.toString());
     }
 
