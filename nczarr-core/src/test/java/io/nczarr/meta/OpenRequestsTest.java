@@ -126,15 +126,22 @@ class OpenRequestsTest {
     }
 
     @Test
-    void aV3ArrayOpenedByItsPathIsOneRoundTripWithoutAList() throws IOException {
+    void aV3ArrayOpenedByItsPathIsOneRoundTripWithoutAList() throws IOException, InterruptedException {
         GroupModel root = open("v3/ts.zarr/sharded", "zarr,s3");
         assertEquals(
                 List.of("sharded"), root.variables().stream().map(v -> v.name()).toList());
-        CountingProxy.Counts c = proxy.counts();
+        // the open returns on zarr.json's answer while the v2 probes may still be in flight: wait for them, so
+        // that they are counted here and not in the next test
         List<String> got = objects("v3/ts.zarr/sharded");
-        // the root probes only (the v2 ones may still be in flight when the open returns on zarr.json's answer)
-        assertTrue(got.contains("zarr.json"), c + " " + got);
-        assertTrue(List.of(".zgroup", ".zmetadata", "zarr.json").containsAll(got), c + " " + got);
+        for (long end = System.nanoTime() + 5_000_000_000L; got.size() < 3 && System.nanoTime() < end; ) {
+            Thread.sleep(10);
+            got = objects("v3/ts.zarr/sharded");
+        }
+        CountingProxy.Counts c = proxy.counts();
+        assertEquals(
+                List.of(".zgroup", ".zmetadata", "zarr.json"),
+                got.stream().sorted().toList(),
+                c.toString());
         assertEquals(0, c.list() + c.head(), c.toString());
     }
 
